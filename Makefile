@@ -1,0 +1,99 @@
+# bsde: multistep BSDE solver. One binary with the cuda (nvcc), omp and serial (g++) backends.
+#   make            build bin/bsde and the test runner
+#   make run        the main job (see README)
+#   make test       every suite on every backend this machine can run
+# Overrides: SMS=90 (GPU architectures), dbg=1, CUDA_HOME=..., BUILD=build, NVCC=...
+
+CUDA_HOME ?= /usr/local/cuda
+SMS       ?= 90
+BUILD     ?= build
+CXX       ?= g++
+NVCC      ?= $(shell command -v nvcc 2>/dev/null || (test -x $(CUDA_HOME)/bin/nvcc && echo $(CUDA_HOME)/bin/nvcc))
+CCCL      ?= $(firstword $(wildcard $(CUDA_HOME)/include/cccl) $(CUDA_HOME)/include)
+BOOST_LIB ?= $(firstword $(wildcard /usr/lib/$(shell $(CXX) -dumpmachine)) /usr/lib)
+
+ifeq ($(dbg),1)
+  OPT := -O0 -g
+else
+  OPT := -O3
+endif
+
+WARN     := -Wall -Wextra
+CPPFLAGS := -I. -I$(CCCL) -MMD -MP
+CXXFLAGS := -std=c++17 $(OPT) $(WARN)
+# g++ translation units see Thrust with the C++ device system; each backend names its own
+# system explicitly (thrust::cpp / thrust::omp / thrust::cuda vectors and policies).
+HOST_THRUST := -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP
+NVCCFLAGS := -std=c++17 $(OPT) $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) \
+             --expt-relaxed-constexpr -Xcompiler "$(WARN)" -Wno-deprecated-gpu-targets
+
+BOOST_PO   := $(BOOST_LIB)/libboost_program_options.a
+BOOST_TEST := $(BOOST_LIB)/libboost_unit_test_framework.a
+
+CORE_SRC := algorithms/gauss_hermite.cpp algorithms/multistep_weights.cpp algorithms/grid.cpp \
+            algorithms/cubic_spline.cpp algorithms/solver.cpp algorithms/backend.cpp \
+            problems/registry.cpp src/backend_serial.cpp src/backend_omp.cpp
+CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp
+TEST_SRC := $(wildcard tests/*.cpp)
+
+ifneq ($(NVCC),)
+  CUDA_OBJ := $(BUILD)/src/backend_cuda.o
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static -ldl -lrt -lpthread
+else
+  CUDA_OBJ := $(BUILD)/src/backend_cuda_absent.o
+  CUDA_LIBS :=
+endif
+
+CORE_OBJ := $(CORE_SRC:%.cpp=$(BUILD)/%.o) $(CUDA_OBJ)
+CLI_OBJ  := $(CLI_SRC:%.cpp=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/%.o)
+LDLIBS   := $(CUDA_LIBS) -fopenmp
+
+BSDE  := $(BUILD)/bin/bsde
+TESTS := $(BUILD)/bin/bsde_tests
+
+.PHONY: all run test deps clean
+all: deps $(BSDE) $(TESTS)
+
+# Boost.Program_options and Boost.Test from Debian, installed when missing and possible.
+BOOST_PACKAGES := libboost-program-options-dev libboost-test-dev
+deps:
+	@if [ ! -f $(BOOST_PO) ] || [ ! -f $(BOOST_TEST) ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing $(BOOST_PACKAGES)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BOOST_PACKAGES)) >/dev/null || exit 1; \
+	  else \
+	    echo "Boost is missing; run: sudo apt-get install -y $(BOOST_PACKAGES)" >&2; exit 1; \
+	  fi; \
+	fi
+	@[ -d $(CCCL)/thrust ] || { echo "Thrust/CUB headers not found under $(CCCL); install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; }
+	@[ -n "$(NVCC)" ] || echo "nvcc not found: building the omp and serial backends only"
+
+$(BSDE): $(BUILD)/src/main.o $(CLI_OBJ) $(CORE_OBJ) | deps
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(BOOST_PO) $(LDLIBS)
+
+$(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(BOOST_TEST) $(BOOST_PO) $(LDLIBS)
+
+$(BUILD)/src/backend_omp.o: CXXFLAGS += -fopenmp
+
+$(BUILD)/%.o: %.cpp | deps
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(HOST_THRUST) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.cu | deps
+	@mkdir -p $(@D)
+	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@
+
+run: all
+	$(BSDE) solve --config data/run.ini
+
+test: all
+	$(TESTS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,60 @@
+// The backend seam as the rest of the program sees it: plain C++, no Thrust, no CUDA.
+// Each backend (cuda, omp, serial) implements these operations once from the same Thrust
+// templates (backend_impl.h) in its own translation unit.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "solver.h"
+
+namespace bsde {
+
+enum class Backend { serial, omp, cuda };
+std::string to_string(Backend backend);
+Backend parse_backend(const std::string& name);  // throws InputError
+
+enum class TridiagonalLayout {
+    shared_matrix,  // one matrix, `count` right-hand sides (cuSPARSE gtsv2 / gtsv2_nopivot)
+    batch           // `count` matrices, each with its own right-hand side (gtsv2StridedBatch)
+};
+
+class BackendOps {
+public:
+    virtual ~BackendOps() = default;
+    virtual std::string description() const = 0;  // e.g. "cuda (NVIDIA H200)", "omp (16 threads)"
+
+    // Solves in place; the bands have m entries (shared_matrix) or m * count (batch); rhs m * count.
+    // pivoting selects gtsv2 over gtsv2_nopivot on cuda; the host Thomas solve never pivots.
+    virtual std::vector<double> solve_tridiagonal(const std::vector<double>& lower,
+                                                  const std::vector<double>& diag,
+                                                  const std::vector<double>& upper,
+                                                  const std::vector<double>& rhs, int m, int count,
+                                                  TridiagonalLayout layout, bool pivoting) const = 0;
+
+    // Moments of `columns` splines on a uniform grid of M intervals (values column after column).
+    virtual std::vector<double> spline_moments(const std::vector<double>& values, int M, int columns,
+                                               double dx, SplineBoundary boundary) const = 0;
+
+    // The spline of one column (values, moments on x_min + i dx, i = 0..M) at each point.
+    virtual std::vector<double> spline_evaluate(const std::vector<double>& values,
+                                                const std::vector<double>& moments, double x_min,
+                                                double dx, const std::vector<double>& points) const = 0;
+
+    virtual SolveResult solve(const std::string& problem, const SchemeSettings& settings) const = 0;
+};
+
+// Whether this binary has the backend and, for cuda, a device to run it on. Never touches the
+// CUDA runtime for serial and omp.
+bool backend_available(Backend backend);
+Backend default_backend();  // cuda when a device is present, else omp
+
+// The backend's operations; throws DeviceError when it is not available.
+const BackendOps& backend_ops(Backend backend);
+
+// Implemented by the backend translation units.
+const BackendOps& serial_backend_ops();
+const BackendOps& omp_backend_ops();
+const BackendOps* cuda_backend_ops();  // nullptr when the binary or the machine has no CUDA
+std::string cuda_unavailable_reason();
+
+}  // namespace bsde

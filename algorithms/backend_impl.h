@@ -1,0 +1,110 @@
+// The backend operations, written once over a backend context (HostContext<...> or CudaContext)
+// and instantiated by each backend's translation unit.
+#pragma once
+#include <new>
+#include <string>
+#include <vector>
+
+#include <thrust/copy.h>
+#include <thrust/system_error.h>
+#include <thrust/transform.h>
+
+#include "../problems/problem_list.h"
+#include "backend.h"
+#include "backward_sweep.h"
+#include "spline_fitter.h"
+
+namespace bsde {
+
+template <class Context>
+class BackendImpl final : public BackendOps {
+public:
+    std::string description() const override {
+        return guarded([] { return Context().description(); });
+    }
+
+    std::vector<double> solve_tridiagonal(const std::vector<double>& lower, const std::vector<double>& diag,
+                                          const std::vector<double>& upper, const std::vector<double>& rhs,
+                                          int m, int count, TridiagonalLayout layout, bool pivoting) const override {
+        return guarded([&] {
+            Context context;
+            Vector<double> a(lower.begin(), lower.end()), b(diag.begin(), diag.end()),
+                c(upper.begin(), upper.end()), x(rhs.begin(), rhs.end());
+            context.solve_tridiagonal(raw(a), raw(b), raw(c), raw(x), m, count, layout, pivoting);
+            return to_host(x);
+        });
+    }
+
+    std::vector<double> spline_moments(const std::vector<double>& values, int M, int columns, double dx,
+                                       SplineBoundary boundary) const override {
+        return guarded([&] {
+            Context context;
+            SplineFitter<Context> fitter(context, M, boundary, dx);
+            Vector<double> v(values.begin(), values.end()), moments(values.size());
+            fitter.fit(raw(v), raw(moments), columns);
+            return to_host(moments);
+        });
+    }
+
+    std::vector<double> spline_evaluate(const std::vector<double>& values, const std::vector<double>& moments,
+                                        double x_min, double dx, const std::vector<double>& points) const override {
+        return guarded([&] {
+            Context context;
+            Vector<double> v(values.begin(), values.end()), m(moments.begin(), moments.end()),
+                x(points.begin(), points.end()), out(points.size());
+            const int M = static_cast<int>(values.size()) - 1;
+            thrust::transform(context.policy(), x.begin(), x.end(), out.begin(),
+                              SplineAtPoint{UniformGridLocator{x_min, dx, M}, CubicSplineColumn{raw(v), raw(m), dx}});
+            return to_host(out);
+        });
+    }
+
+    SolveResult solve(const std::string& problem, const SchemeSettings& settings) const override {
+        return guarded([&] {
+#define BSDE_SOLVE_IF_NAMED(P)                                          \
+            if (problem == P::name || problem == P::alias) return solve_with<P>(settings);
+            BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
+#undef BSDE_SOLVE_IF_NAMED
+            throw InputError("--problem '" + problem + "': no such problem");
+            return SolveResult{};
+        });
+    }
+
+private:
+    template <class T>
+    using Vector = typename Context::template vector<T>;
+
+    template <class V>
+    static auto raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
+
+    static std::vector<double> to_host(const Vector<double>& v) {
+        std::vector<double> out(v.size());
+        thrust::copy(v.begin(), v.end(), out.begin());
+        return out;
+    }
+
+    template <class Problem>
+    static SolveResult solve_with(const SchemeSettings& settings) {
+        Context context;
+        const Problem problem(settings.T, settings.problem_parameters);
+        BackwardSweep<Problem, Context> sweep(context, problem, settings);
+        SolveResult result = sweep.run();
+        result.problem = Problem::name;
+        result.device = context.description();
+        return result;
+    }
+
+    // Library failures surface as DeviceError (exit code 4) with the library's message.
+    template <class F>
+    static auto guarded(F&& f) -> decltype(f()) {
+        try {
+            return f();
+        } catch (const thrust::system_error& e) {
+            throw DeviceError(std::string("Thrust: ") + e.what());
+        } catch (const std::bad_alloc&) {
+            throw DeviceError("out of memory while allocating the solver's arrays");
+        }
+    }
+};
+
+}  // namespace bsde

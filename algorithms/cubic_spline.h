@@ -1,0 +1,90 @@
+// 1D cubic spline on a uniform grid, in moment form. On cell [x_i, x_{i+1}], t = (x - x_i) / dx,
+//   s(x) = (1-t) v_i + t v_{i+1} + dx^2/6 [((1-t)^3 - (1-t)) m_i + (t^3 - t) m_{i+1}],
+// with m_i = s''(x_i) from the tridiagonal system (rows i = 1..M-1)
+//   m_{i-1} + 4 m_i + m_{i+1} = 6 / dx^2 (v_{i-1} - 2 v_i + v_{i+1})
+// closed by m_0 = m_M = 0 (natural) or by s''' continuous at x_1 and x_{M-1} (not-a-knot), which on a
+// uniform grid turns rows 1 and M-1 into 6 m_1 = rhs_1 and 6 m_{M-1} = rhs_{M-1}; m_0 = 2 m_1 - m_2 and
+// m_M = 2 m_{M-1} - m_{M-2} follow after the solve.
+// Several functions share one matrix: their values (and moments) lie column after column, M+1 each.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "host_device.h"
+
+namespace bsde {
+
+enum class SplineBoundary { natural, not_a_knot };
+
+std::string to_string(SplineBoundary boundary);
+SplineBoundary parse_spline_boundary(const std::string& name);  // throws InputError
+
+// The spline matrix of M+1 rows as lower, diagonal and upper bands (lower[0] = upper[M] = 0).
+struct TridiagonalBands {
+    std::vector<double> lower, diag, upper;
+};
+TridiagonalBands spline_system(int M, SplineBoundary boundary);
+
+// Where a point falls: the cell index i in [0, M-1] and t in [0, 1]; points outside are clamped.
+struct CellPosition {
+    int cell;
+    double t;
+};
+
+struct UniformGridLocator {
+    double x_min, dx;
+    int M;
+    __host__ __device__ CellPosition operator()(double x) const {
+        const double x_max = x_min + M * dx;
+        x = x < x_min ? x_min : (x > x_max ? x_max : x);
+        int cell = static_cast<int>((x - x_min) / dx);  // O(1) lookup on a uniform grid
+        cell = cell > M - 1 ? M - 1 : cell;
+        return {cell, (x - x_min) / dx - cell};
+    }
+};
+
+// Evaluates one spline column at a located point.
+struct CubicSplineColumn {
+    const double* values;
+    const double* moments;
+    double dx;
+    __host__ __device__ double operator()(CellPosition p) const {
+        const double u = 1.0 - p.t;
+        const double curvature = dx * dx / 6.0 *
+            ((u * u * u - u) * moments[p.cell] + (p.t * p.t * p.t - p.t) * moments[p.cell + 1]);
+        return u * values[p.cell] + p.t * values[p.cell + 1] + curvature;
+    }
+};
+
+// The spline of one column at a point: s(x) with x clamped to the grid.
+struct SplineAtPoint {
+    UniformGridLocator locate;
+    CubicSplineColumn spline;
+    __host__ __device__ double operator()(double x) const { return spline(locate(x)); }
+};
+
+// Right-hand side of the moment system, for entry k = column * (M+1) + row:
+// rhs = 6 / dx^2 (v_{row-1} - 2 v_row + v_{row+1}) inside, 0 at rows 0 and M.
+struct SplineRightHandSide {
+    const double* values;
+    double inv_dx2;
+    int M;
+    __host__ __device__ double operator()(int k) const {
+        const int row = k % (M + 1);
+        if (row == 0 || row == M) return 0.0;
+        return 6.0 * inv_dx2 * (values[k - 1] - 2.0 * values[k] + values[k + 1]);
+    }
+};
+
+// Not-a-knot end moments of one column: m_0 = 2 m_1 - m_2, m_M = 2 m_{M-1} - m_{M-2}.
+struct NotAKnotEnds {
+    double* moments;
+    int M;
+    __host__ __device__ void operator()(int column) const {
+        double* m = moments + column * (M + 1);
+        m[0] = 2.0 * m[1] - m[2];
+        m[M] = 2.0 * m[M - 1] - m[M - 2];
+    }
+};
+
+}  // namespace bsde

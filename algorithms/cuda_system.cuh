@@ -1,0 +1,94 @@
+// CUDA execution context for the backend seam: one stream, one cuSPARSE handle bound to it, and
+// workspaces for the tridiagonal solves and CUB reductions, created once and reused.
+// The only place besides backend_cuda.cu that names CUDA, cuSPARSE or CUB.
+#pragma once
+#include <string>
+
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <thrust/execution_policy.h>
+#include <thrust/system/cuda/vector.h>
+
+#include "backend.h"
+#include "errors.h"
+
+namespace bsde {
+
+[[noreturn]] void throw_cuda_error(const char* call, const char* file, int line, const std::string& reason);
+
+#define BSDE_CUDA_CHECK(call)                                                        \
+    do {                                                                             \
+        const cudaError_t status_ = (call);                                          \
+        if (status_ != cudaSuccess)                                                  \
+            ::bsde::throw_cuda_error(#call, __FILE__, __LINE__, cudaGetErrorString(status_)); \
+    } while (0)
+
+#define BSDE_CUSPARSE_CHECK(call)                                                    \
+    do {                                                                             \
+        const cusparseStatus_t status_ = (call);                                     \
+        if (status_ != CUSPARSE_STATUS_SUCCESS)                                      \
+            ::bsde::throw_cuda_error(#call, __FILE__, __LINE__, cusparseGetErrorString(status_)); \
+    } while (0)
+
+// Checks the launch of the last kernel (thrust::for_each and friends enqueue without checking).
+#define BSDE_CUDA_CHECK_LAUNCH() BSDE_CUDA_CHECK(cudaGetLastError())
+
+class CudaContext {
+public:
+    template <class T>
+    using vector = thrust::cuda::vector<T>;
+
+    CudaContext();
+    ~CudaContext();
+    CudaContext(const CudaContext&) = delete;
+    CudaContext& operator=(const CudaContext&) = delete;
+
+    auto policy() const { return thrust::cuda::par_nosync.on(stream_); }
+    std::string description() const;
+
+    void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
+                           int m, int count, TridiagonalLayout layout, bool pivoting);
+
+    // CUB device reduction of n values into *out (device memory), enqueued on the stream.
+    template <class T, class Iterator, class Op>
+    void reduce_into(Iterator first, int n, T init, Op op, T* out) {
+        std::size_t bytes = 0;
+        BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, first, out, n, op, init, stream_));
+        void* temp = workspace(reduce_workspace_, bytes);
+        BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, first, out, n, op, init, stream_));
+    }
+
+    template <class T, class Iterator, class Op>
+    T reduce(Iterator first, int n, T init, Op op) {
+        T* out = static_cast<T*>(workspace(reduce_result_, sizeof(T)));
+        reduce_into(first, n, init, op, out);
+        return read(out);
+    }
+
+    template <class T>
+    T read(const T* element) {
+        T value;
+        BSDE_CUDA_CHECK(cudaMemcpyAsync(&value, element, sizeof(T), cudaMemcpyDeviceToHost, stream_));
+        synchronize();
+        return value;
+    }
+
+    void synchronize() { BSDE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    void start_timer();
+    double elapsed_seconds();
+
+    double device_bytes_in_use() const;  // device memory taken since this context was created
+
+private:
+    void* workspace(vector<char>& buffer, std::size_t bytes);
+
+    cudaStream_t stream_ = nullptr;
+    cusparseHandle_t cusparse_ = nullptr;
+    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    std::size_t free_at_start_ = 0;
+    vector<char> tridiagonal_workspace_, reduce_workspace_, reduce_result_;
+};
+
+}  // namespace bsde

@@ -1,0 +1,30 @@
+// Error types shared by every layer. Each carries the process exit code the CLI uses:
+// 2 bad input, 3 numerical failure, 4 device or library failure.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace bsde {
+
+class Error : public std::runtime_error {
+public:
+    Error(const std::string& message, int exit_code) : std::runtime_error(message), exit_code_(exit_code) {}
+    int exit_code() const { return exit_code_; }
+
+private:
+    int exit_code_;
+};
+
+struct InputError : Error {
+    explicit InputError(const std::string& message) : Error(message, 2) {}
+};
+
+struct NumericalError : Error {
+    explicit NumericalError(const std::string& message) : Error(message, 3) {}
+};
+
+struct DeviceError : Error {
+    explicit DeviceError(const std::string& message) : Error(message, 4) {}
+};
+
+}  // namespace bsde

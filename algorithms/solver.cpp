@@ -1,0 +1,38 @@
+#include "solver.h"
+
+#include <cmath>
+
+#include "errors.h"
+#include "gauss_hermite.h"
+
+namespace bsde {
+
+std::string to_string(Startup startup) { return startup == Startup::exact ? "exact" : "multistep"; }
+
+Startup parse_startup(const std::string& name) {
+    if (name == "multistep") return Startup::multistep;
+    if (name == "exact") return Startup::exact;
+    throw InputError("--startup '" + name + "': allowed values are multistep, exact");
+}
+
+namespace {
+void require(bool ok, const std::string& message) {
+    if (!ok) throw InputError(message);
+}
+}  // namespace
+
+void validate(const SchemeSettings& s) {
+    require(s.Ky >= 1, "--Ky " + std::to_string(s.Ky) + ": must be >= 1");
+    require(s.Kz >= 1, "--Kz " + std::to_string(s.Kz) + ": must be >= 1");
+    require(s.N >= s.K() + 1, "--N " + std::to_string(s.N) + ": must be >= K + 1 = " + std::to_string(s.K() + 1));
+    require(std::isfinite(s.T) && s.T > 0, "--T " + std::to_string(s.T) + ": must be > 0");
+    require(std::isfinite(s.R) && s.R > 0, "--R " + std::to_string(s.R) + ": must be > 0");
+    require(s.L >= 2 && s.L <= gauss_hermite_max_points,
+            "--L " + std::to_string(s.L) + ": must be in [2, " + std::to_string(gauss_hermite_max_points) + "]");
+    require(s.picard_iterations >= 1, "--picard " + std::to_string(s.picard_iterations) + ": must be >= 1");
+    require(std::isfinite(s.picard_tolerance) && s.picard_tolerance >= 0,
+            "--picard-tol: must be >= 0");
+    require(s.startup_substeps >= 0, "--startup-substeps: must be >= 0 (0 = automatic)");
+}
+
+}  // namespace bsde

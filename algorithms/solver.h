@@ -1,0 +1,56 @@
+// What a solve takes and what it gives back: plain C++ shared by the front end and every backend.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cubic_spline.h"
+
+namespace bsde {
+
+enum class Startup {
+    multistep,  // layers N-1..N-K+1 by the same scheme on a finer step, orders raised one by one
+    exact       // verification mode: the exact solution (only for problems that have one)
+};
+std::string to_string(Startup startup);
+Startup parse_startup(const std::string& name);  // throws InputError
+
+using ProblemParameters = std::map<std::string, double>;
+
+struct SchemeSettings {
+    int Ky = 3, Kz = 3;          // multistep orders of y and z
+    int N = 256;                 // time steps
+    double T = 1.0;              // terminal time
+    double R = 16.0;             // half-width of the space domain
+    int L = 32;                  // Gauss-Hermite points per dimension
+    int picard_iterations = 30;  // most Picard iterations per point and step
+    double picard_tolerance = 1e-15;  // stop when |change| <= tolerance * (1 + |y|)
+    Startup startup = Startup::multistep;
+    int startup_substeps = 0;    // fine steps per step in the start-up; 0 = ceil(dt^(-1/2))
+    SplineBoundary spline = SplineBoundary::not_a_knot;
+    ProblemParameters problem_parameters;
+
+    int K() const { return Ky > Kz ? Ky : Kz; }
+};
+
+// Throws InputError naming the option for any setting outside its range.
+void validate(const SchemeSettings& settings);
+
+struct SolveResult {
+    std::string problem, device;
+    int M = 0;
+    double dx = 0, dt = 0;
+    int startup_substeps = 0;    // 0 when the start-up was exact
+    std::vector<double> w, y, z;                // t = 0 on the whole grid
+    bool has_exact = false;
+    std::vector<double> y_exact, z_exact;
+    double y0 = 0, z0 = 0, y0_exact = 0, z0_exact = 0;   // at w = 0
+    double max_y_error_inner = 0, max_z_error_inner = 0; // largest error over |w| <= R/2
+    int picard_most_iterations = 0;   // over every point and step of the main sweep
+    double picard_largest_change = 0; // largest last change over every point and step
+    double sweep_seconds = 0;         // start-up and backward sweep, after set-up
+    double storage_bytes = 0;         // the solver's own arrays
+    double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
+};
+
+}  // namespace bsde

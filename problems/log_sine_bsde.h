@@ -1,0 +1,39 @@
+// The paper's Example 2: a BSDE with a driver quadratic in z.
+//   f(t, w, y, z) = 1/2 (e^(t^2) - 4 t y - 3 e^(t^2 - y e^(-t^2)) + z^2 e^(-t^2)),
+//   g(w) = ln(sin w + 3) e^(T^2);  y = ln(sin w + 3) e^(t^2),  z = e^(t^2) cos w / (sin w + 3)
+#pragma once
+#include <cmath>
+
+#include "problem_support.h"
+
+namespace bsde {
+
+struct log_sine_bsde {
+    static constexpr const char* name = "log-sine";
+    static constexpr const char* alias = "ex2";
+    static constexpr const char* description =
+        "paper's Example 2: f quadratic in z, y = ln(sin w + 3) e^(t^2)";
+    static constexpr int dimension = 1;
+    static constexpr bool has_exact_solution = true;
+    static constexpr double default_T = 1.0, default_R = 16.0;
+    static constexpr int default_L = 32;
+
+    double T;
+
+    log_sine_bsde(double terminal_time, const ProblemParameters& parameters) : T(terminal_time) {
+        check_parameter_names(parameters, name, {});
+    }
+
+    __host__ __device__ double exact_y(double t, double w) const { return log(sin(w) + 3.0) * exp(t * t); }
+    __host__ __device__ double exact_z(double t, double w) const {
+        return exp(t * t) * cos(w) / (sin(w) + 3.0);
+    }
+    __host__ __device__ double terminal_y(double w) const { return exact_y(T, w); }
+    __host__ __device__ double terminal_z(double w) const { return exact_z(T, w); }
+    __host__ __device__ double driver(double t, double, double y, double z) const {
+        const double growth = exp(t * t), decay = exp(-t * t);
+        return 0.5 * (growth - 4.0 * t * y - 3.0 * exp(t * t - y * decay) + z * z * decay);
+    }
+};
+
+}  // namespace bsde

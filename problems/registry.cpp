@@ -1,0 +1,25 @@
+#include "registry.h"
+
+#include "../algorithms/errors.h"
+#include "problem_list.h"
+
+namespace bsde {
+
+const std::vector<ProblemInfo>& problem_infos() {
+#define BSDE_PROBLEM_INFO(P) \
+    ProblemInfo{P::name, P::alias, P::description, P::dimension, P::has_exact_solution, P::default_T, P::default_R, P::default_L},
+    static const std::vector<ProblemInfo> infos{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
+#undef BSDE_PROBLEM_INFO
+    return infos;
+}
+
+const ProblemInfo& find_problem(const std::string& name) {
+    std::string known;
+    for (const ProblemInfo& info : problem_infos()) {
+        if (name == info.name || name == info.alias) return info;
+        known += (known.empty() ? "" : ", ") + info.alias + " (" + info.name + ")";
+    }
+    throw InputError("--problem '" + name + "': no such problem; known problems: " + known);
+}
+
+}  // namespace bsde

@@ -1,0 +1,119 @@
+#include "report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+
+#include "../algorithms/errors.h"
+#include "../algorithms/grid.h"
+#include "../algorithms/multistep_weights.h"
+#include "../problems/registry.h"
+
+namespace bsde {
+namespace {
+
+void print_weight_table(std::ostream& out, const std::string& title, int K, std::vector<double> (*weights)(int)) {
+    out << title << "\n";
+    for (int k = 1; k <= K; ++k) {
+        const std::vector<double> row = weights(k);
+        out << "  K = " << k << ":";
+        for (double w : row) {
+            const std::string fraction = as_fraction(w);
+            out << "  " << (fraction.empty() ? "" : fraction + " = ") << std::setprecision(17) << w;
+        }
+        out << "\n";
+    }
+}
+
+}  // namespace
+
+void print_coefficients(std::ostream& out, int K) {
+    print_weight_table(out, "gamma^K_{K,j}, j = 0..K (the y equation; paper's Table 1):", K, gamma_y_weights);
+    out << "\n";
+    print_weight_table(out, "gamma^1_{K,j}, j = 0..K (the z equation; paper's Table 2):", K, gamma_z_weights);
+}
+
+void print_grid(std::ostream& out, const SchemeSettings& s) {
+    const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R), s.R};
+    out << "Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", T = " << s.T << ", R = " << s.R
+        << " (q = " << matched_order(s.Ky, s.Kz) << ")\n"
+        << std::setprecision(10) << "M  = " << space.M << "\n"
+        << "dx = " << space.dx() << "\n"
+        << "dt = " << s.T / s.N << "\n";
+}
+
+void print_problems(std::ostream& out) {
+    for (const ProblemInfo& p : problem_infos())
+        out << std::left << std::setw(6) << p.alias << std::setw(12) << p.name << p.dimension << "D  T = " << p.default_T
+            << ", R = " << p.default_R << ", L = " << p.default_L << "  " << p.description << "\n";
+}
+
+void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r) {
+    const SchemeSettings& s = inv.settings;
+    out << std::setprecision(10);
+    out << "problem   " << r.problem << "\n"
+        << "scheme    Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", M = " << r.M << ", L = " << s.L
+        << ", T = " << s.T << ", R = " << s.R << ", spline " << to_string(s.spline) << "\n"
+        << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance
+        << "; used at most " << r.picard_most_iterations << ", largest last change "
+        << std::scientific << std::setprecision(2) << r.picard_largest_change << std::defaultfloat << "\n";
+    if (s.startup == Startup::exact)
+        out << "startup   EXACT: layers N-1..N-K+1 were set from the exact solution (verification mode)\n";
+    else if (r.startup_substeps > 0)
+        out << "startup   multistep scheme on dt/" << r.startup_substeps << ", orders raised step by step\n";
+    else
+        out << "startup   none needed (K = 1)\n";
+    out << "backend   " << r.device << "\n";
+    out << std::setprecision(12);
+    out << "y_0       " << r.y0;
+    if (r.has_exact)
+        out << "   exact " << r.y0_exact << "   error " << std::scientific << std::setprecision(3)
+            << std::fabs(r.y0 - r.y0_exact) << std::defaultfloat << std::setprecision(12);
+    out << "\nz_0       " << r.z0;
+    if (r.has_exact)
+        out << "   exact " << r.z0_exact << "   error " << std::scientific << std::setprecision(3)
+            << std::fabs(r.z0 - r.z0_exact) << std::defaultfloat;
+    out << "\n";
+    if (r.has_exact)
+        out << "max error over |w| <= R/2: y " << std::scientific << std::setprecision(3) << r.max_y_error_inner
+            << ", z " << r.max_z_error_inner << std::defaultfloat << "\n";
+    out << std::fixed << std::setprecision(4) << "sweep     " << r.sweep_seconds << " s\n"
+        << std::setprecision(2) << "memory    " << r.storage_bytes / 1048576.0 << " MiB in the solver's arrays";
+    if (r.device_bytes_measured >= 0)
+        out << ", " << r.device_bytes_measured / 1048576.0 << " MiB of device memory taken (cudaMemGetInfo)";
+    out << std::defaultfloat << "\n";
+    if (!inv.output.empty()) out << "output    " << inv.output << "\n";
+}
+
+void write_solution_csv(std::ostream& out, const SolveResult& r) {
+    out << std::setprecision(17);
+    out << "w,y,z" << (r.has_exact ? ",y_exact,z_exact,y_error,z_error" : "") << "\n";
+    for (std::size_t i = 0; i < r.w.size(); ++i) {
+        out << r.w[i] << "," << r.y[i] << "," << r.z[i];
+        if (r.has_exact)
+            out << "," << r.y_exact[i] << "," << r.z_exact[i] << "," << r.y[i] - r.y_exact[i] << ","
+                << r.z[i] - r.z_exact[i];
+        out << "\n";
+    }
+}
+
+AtomicOutputFile::AtomicOutputFile(const std::string& path) : path_(path), temporary_(path + ".partial") {
+    file_.open(temporary_);
+    if (!file_) throw InputError("--output '" + path + "': cannot write there");
+}
+
+AtomicOutputFile::~AtomicOutputFile() {
+    if (!committed_) {
+        file_.close();
+        std::remove(temporary_.c_str());
+    }
+}
+
+void AtomicOutputFile::commit() {
+    file_.close();
+    if (!file_ || std::rename(temporary_.c_str(), path_.c_str()) != 0)
+        throw InputError("--output '" + path_ + "': writing the file failed");
+    committed_ = true;
+}
+
+}  // namespace bsde
