@@ -28,7 +28,7 @@ NVCCFLAGS := -std=c++17 $(OPT) $(foreach sm,$(SMS),-gencode arch=compute_$(sm),c
              --expt-relaxed-constexpr -Xcompiler "$(WARN)" -Wno-deprecated-gpu-targets
 
 BOOST_PO   := $(BOOST_LIB)/libboost_program_options.a
-BOOST_TEST := $(BOOST_LIB)/libboost_unit_test_framework.a
+BOOST_TEST_HEADER := /usr/include/boost/test/included/unit_test.hpp
 
 CORE_SRC := algorithms/gauss_hermite.cpp algorithms/multistep_weights.cpp algorithms/grid.cpp \
             algorithms/cubic_spline.cpp algorithms/solver.cpp algorithms/backend.cpp \
@@ -58,7 +58,7 @@ all: deps $(BSDE) $(TESTS)
 # Boost.Program_options and Boost.Test from Debian, installed when missing and possible.
 BOOST_PACKAGES := libboost-program-options-dev libboost-test-dev
 deps:
-	@if [ ! -f $(BOOST_PO) ] || [ ! -f $(BOOST_TEST) ]; then \
+	@if [ ! -f $(BOOST_PO) ] || [ ! -f $(BOOST_TEST_HEADER) ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing $(BOOST_PACKAGES)"; \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BOOST_PACKAGES)) >/dev/null || exit 1; \
@@ -75,7 +75,7 @@ $(BSDE): $(BUILD)/src/main.o $(CLI_OBJ) $(CORE_OBJ) | deps
 
 $(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $^ $(BOOST_TEST) $(BOOST_PO) $(LDLIBS)
+	$(CXX) -o $@ $^ $(BOOST_PO) $(LDLIBS)
 
 $(BUILD)/src/backend_omp.o: CXXFLAGS += -fopenmp
 

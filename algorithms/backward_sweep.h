@@ -196,7 +196,8 @@ public:
 
     BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings)
         : context_(context), problem_(problem), s_(settings), time_{settings.N, settings.T},
-          space_{space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R), settings.R},
+          space_{space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order),
+                 settings.R},
           K_(settings.K()), points_(space_.points()),
           fitter_(context, space_.M, settings.spline, space_.dx()),
           picard_change_(points_), picard_used_(points_) {

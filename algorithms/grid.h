@@ -22,7 +22,8 @@ struct SpaceGrid {
 // Convergence order the space grid is matched to: q = min(K_y + 1, K_z, 3).
 int matched_order(int Ky, int Kz);
 
-// M = 2 ceil(R / dx0) with dx0 = dt^((q+1)/4); a ratio within round-off of an integer is not rounded up.
-int space_intervals(int Ky, int Kz, int N, double T, double R);
+// M = 2 ceil(R / dx0) with dx0 = dt^((q+1)/4), q = order or, when order is 0, matched_order(Ky, Kz)
+// (the paper's rule); a ratio within round-off of an integer is not rounded up.
+int space_intervals(int Ky, int Kz, int N, double T, double R, int order = 0);
 
 }  // namespace bsde

@@ -8,6 +8,8 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/system/cpp/execution_policy.h>
+#include <thrust/system/cpp/vector.h>
 
 #include "backend.h"
 #include "tridiagonal.h"
@@ -58,6 +60,14 @@ public:
 private:
     vector<double> scratch_;
     std::chrono::steady_clock::time_point started_;
+};
+
+// The serial backend's system: thrust::cpp, one core.
+struct SerialSystem {
+    template <class T>
+    using vector = thrust::cpp::vector<T>;
+    static auto policy() { return thrust::cpp::par; }
+    static std::string description() { return "serial (1 core)"; }
 };
 
 }  // namespace bsde

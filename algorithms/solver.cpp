@@ -32,6 +32,8 @@ void validate(const SchemeSettings& s) {
     require(s.picard_iterations >= 1, "--picard " + std::to_string(s.picard_iterations) + ": must be >= 1");
     require(std::isfinite(s.picard_tolerance) && s.picard_tolerance >= 0,
             "--picard-tol: must be >= 0");
+    require(s.grid_order >= 0 && s.grid_order <= 8, "--grid-order " + std::to_string(s.grid_order) +
+                                                        ": must be in [0, 8] (0 = the paper's rule)");
     require(s.startup_substeps >= 0, "--startup-substeps: must be >= 0 (0 = automatic)");
 }
 

@@ -28,6 +28,7 @@ struct SchemeSettings {
     Startup startup = Startup::multistep;
     int startup_substeps = 0;    // fine steps per step in the start-up; 0 = ceil(dt^(-1/2))
     SplineBoundary spline = SplineBoundary::not_a_knot;
+    int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
     ProblemParameters problem_parameters;
 
     int K() const { return Ky > Kz ? Ky : Kz; }

@@ -5,6 +5,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "backend.h"
 #include "cubic_spline.h"
 
 namespace bsde {

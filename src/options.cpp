@@ -42,6 +42,8 @@ po::options_description shared_options() {
          "start-up layers: multistep (default; the scheme on a finer step) or exact (verification only)")
         ("startup-substeps", po::value<int>()->value_name("S"),
          "fine steps per time step in the multistep start-up (default 0 = ceil(dt^-1/2))")
+        ("grid-order", po::value<int>()->value_name("Q"),
+         "match the space grid to order Q: dx = dt^((Q+1)/4) (default 0 = min(Ky+1, Kz, 3), the paper's rule)")
         ("spline", po::value<std::string>()->value_name("BOUNDARY"), "spline end condition: not-a-knot (default), natural")
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
@@ -135,6 +137,7 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     take(vm, "picard", s.picard_iterations);
     take(vm, "picard-tol", s.picard_tolerance);
     take(vm, "startup-substeps", s.startup_substeps);
+    take(vm, "grid-order", s.grid_order);
     std::string name;
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);

@@ -34,7 +34,7 @@ void print_coefficients(std::ostream& out, int K) {
 }
 
 void print_grid(std::ostream& out, const SchemeSettings& s) {
-    const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R), s.R};
+    const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R};
     out << "Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", T = " << s.T << ", R = " << s.R
         << " (q = " << matched_order(s.Ky, s.Kz) << ")\n"
         << std::setprecision(10) << "M  = " << space.M << "\n"

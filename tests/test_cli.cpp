@@ -1,0 +1,249 @@
+// The command-line front end: exit codes, one-line error messages, the good paths and the
+// all-or-nothing --output file.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../src/cli.h"
+#include "test_support.h"
+
+namespace {
+
+struct CliResult {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+CliResult run(const std::vector<std::string>& args) {
+    std::ostringstream out, err;
+    const int code = bsde::run_cli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+std::string joined(const std::vector<std::string>& args) {
+    std::string s = "bsde";
+    for (const std::string& a : args) s += " " + a;
+    return s;
+}
+
+// err without its final newline, for messages.
+std::string chomp(std::string s) {
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+}
+
+bool exists(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+    std::ifstream file(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(file, line);) lines.push_back(line);
+    return lines;
+}
+
+// /tmp/bsde_test_cli_<pid>/ with the files a test case writes there; all removed at the end.
+class ScratchDir {
+public:
+    ScratchDir() : dir_("/tmp/bsde_test_cli_" + std::to_string(::getpid())) {
+        ::mkdir(dir_.c_str(), 0700);
+        BOOST_REQUIRE_MESSAGE(exists(dir_), "cannot create the scratch directory " << dir_);
+    }
+    ~ScratchDir() {
+        for (const std::string& f : files_) {
+            std::remove(f.c_str());
+            std::remove((f + ".partial").c_str());
+        }
+        ::rmdir(dir_.c_str());
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+
+    // A path in the directory, removed (with its .partial) at the end; the file is not created.
+    std::string path(const std::string& name) {
+        files_.push_back(dir_ + "/" + name);
+        return files_.back();
+    }
+    // A file with the given contents.
+    std::string write(const std::string& name, const std::string& contents) {
+        const std::string p = path(name);
+        std::ofstream(p) << contents;
+        return p;
+    }
+
+private:
+    std::string dir_;
+    std::vector<std::string> files_;
+};
+
+struct BadInput {
+    std::vector<std::string> args;
+    int code;
+    std::string message_contains;
+};
+
+// Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
+void check_bad_input(const BadInput& row) {
+    const CliResult r = run(row.args);
+    const std::string what = joined(row.args);
+    const std::string prefix = "bsde: error: ";
+    BOOST_CHECK_MESSAGE(r.code == row.code, what << ": expected exit code " << row.code << ", got " << r.code
+                                                 << " (err: " << chomp(r.err) << ")");
+    const bool one_line = !r.err.empty() && r.err.back() == '\n' && r.err.find('\n') == r.err.size() - 1;
+    BOOST_CHECK_MESSAGE(one_line && r.err.compare(0, prefix.size(), prefix) == 0,
+                        what << ": expected one line starting '" << prefix << "' on err, got '" << r.err << "'");
+    BOOST_CHECK_MESSAGE(r.err.find(row.message_contains) != std::string::npos,
+                        what << ": expected the message to contain '" << row.message_contains << "', got '" << r.err
+                             << "'");
+    BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(command_line)
+
+BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
+    BOOST_TEST_MESSAGE("each bad input exits 2 with one 'bsde: error:' line naming the problem, nothing on out");
+    ScratchDir scratch;
+    const std::string unknown_key = scratch.write("unknown_key.ini", "K = 3\nfoo = 1\n");
+    const std::string not_numeric = scratch.write("not_numeric.ini", "N = abc\n");
+    const std::string bad_range = scratch.write("bad_range.ini", "K = 0\n");
+    const std::vector<std::string> tiny{"--problem", "ex1", "--K", "1", "--N", "8", "--backend", "serial"};
+    std::vector<std::string> unwritable{"solve"};
+    unwritable.insert(unwritable.end(), tiny.begin(), tiny.end());
+    unwritable.insert(unwritable.end(), {"--output", "/nonexistent_dir/out.csv"});
+
+    const std::vector<BadInput> rows{
+        {{"solve", "--foo", "1"}, 2, "--foo"},
+        {{"frobnicate"}, 2, "unknown command 'frobnicate'"},
+        {{}, 2, "no command"},
+        {{"--K", "3"}, 2, "no command"},
+        {{"grid", "--N", "abc"}, 2, "--N"},
+        {{"solve", "--T", "x"}, 2, "--T"},
+        {{"solve", "--N", "1.5"}, 2, "--N"},
+        {{"solve", "--K"}, 2, "--K"},
+        {{"grid", "--K", "0"}, 2, "--K 0"},
+        {{"coefficients", "--K", "0"}, 2, "--K 0"},
+        {{"solve", "--Ky", "0"}, 2, "--Ky 0"},
+        {{"solve", "--Kz", "-1"}, 2, "--Kz -1"},
+        {{"solve", "--K", "3", "--N", "3"}, 2, "--N 3"},
+        {{"solve", "--L", "1"}, 2, "--L 1"},
+        {{"solve", "--L", "1000"}, 2, "--L 1000"},
+        {{"grid", "--R", "0"}, 2, "--R"},
+        {{"solve", "--R", "-1"}, 2, "--R"},
+        {{"solve", "--T", "0"}, 2, "--T"},
+        {{"solve", "--problem", "nope"}, 2, "--problem 'nope'"},
+        {{"solve", "--backend", "tpu"}, 2, "--backend 'tpu'"},
+        {{"solve", "--startup", "sometimes"}, 2, "--startup 'sometimes'"},
+        {{"solve", "--spline", "clamped"}, 2, "--spline 'clamped'"},
+        {{"solve", "--config", "/nonexistent/x.ini"}, 2, "--config '/nonexistent/x.ini'"},
+        {{"solve", "--config", unknown_key}, 2, "foo"},
+        {{"solve", "--config", not_numeric}, 2, "abc"},
+        {{"grid", "--config", bad_range}, 2, "--K 0"},
+        {unwritable, 2, "--output '/nonexistent_dir/out.csv'"},
+    };
+    for (const BadInput& row : rows) check_bad_input(row);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_writes_no_output_file) {
+    BOOST_TEST_MESSAGE("a bad-input solve that names --output FILE leaves neither FILE nor FILE.partial");
+    ScratchDir scratch;
+    const std::string csv = scratch.path("bad.csv");
+    const std::vector<std::vector<std::string>> runs{
+        {"solve", "--problem", "ex1", "--K", "1", "--N", "8", "--backend", "tpu", "--output", csv},
+        {"solve", "--problem", "ex1", "--K", "3", "--N", "3", "--backend", "serial", "--output", csv},
+        {"solve", "--problem", "nope", "--output", csv},
+    };
+    for (const std::vector<std::string>& args : runs) {
+        const CliResult r = run(args);
+        BOOST_CHECK_MESSAGE(r.code == 2, joined(args) << ": expected exit code 2, got " << r.code);
+        BOOST_CHECK_MESSAGE(!exists(csv), joined(args) << ": " << csv << " exists");
+        BOOST_CHECK_MESSAGE(!exists(csv + ".partial"), joined(args) << ": " << csv << ".partial exists");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(help_prints_usage) {
+    BOOST_TEST_MESSAGE("--help exits 0 and prints the usage on out, nothing on err");
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"solve", "--help"}}) {
+        const CliResult r = run(args);
+        BOOST_CHECK_MESSAGE(r.code == 0,
+                            joined(args) << ": expected exit code 0, got " << r.code << " (" << chomp(r.err) << ")");
+        BOOST_CHECK_MESSAGE(r.out.find("Usage: bsde") != std::string::npos,
+                            joined(args) << ": expected 'Usage: bsde' on out, got '" << r.out << "'");
+        BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
+    }
+}
+
+// Runs args, expects exit 0, nothing on err and `expected` on out.
+void check_prints(const std::vector<std::string>& args, const std::string& expected) {
+    const CliResult r = run(args);
+    BOOST_CHECK_MESSAGE(r.code == 0,
+                        joined(args) << ": expected exit code 0, got " << r.code << " (" << chomp(r.err) << ")");
+    BOOST_CHECK_MESSAGE(r.out.find(expected) != std::string::npos,
+                        joined(args) << ": expected '" << expected << "' on out, got '" << r.out << "'");
+    BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
+}
+
+BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
+    BOOST_TEST_MESSAGE("coefficients --K 6 prints 163/448 (Table 2); grid prints the paper's M for K = 3 and K = 1");
+    check_prints({"coefficients", "--K", "6"}, "163/448");
+    check_prints({"grid", "--K", "3", "--N", "128"}, "M  = 4096\n");
+    check_prints({"grid", "--K", "1", "--N", "128"}, "M  = 364\n");
+    check_prints({"problems"}, "ex1");
+}
+
+BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
+    BOOST_TEST_MESSAGE("a config file is read, and the command line wins over it");
+    ScratchDir scratch;
+    const std::string config = scratch.write("grid.ini", "# grid settings\nN = 128\n");
+    check_prints({"grid", "--K", "3", "--config", config}, "M  = 4096\n");
+    check_prints({"grid", "--K", "3", "--config", config, "--N", "256"}, "M  = 8192\n");
+    check_prints({"grid", "--N", "256", "--K", "3", "--config", config}, "M  = 8192\n");
+}
+
+BOOST_AUTO_TEST_CASE(solve_writes_csv) {
+    BOOST_TEST_MESSAGE("a tiny serial solve exits 0 and writes the CSV (header w,y,z and M+1 rows), no .partial left");
+    ScratchDir scratch;
+    const std::string csv = scratch.path("solution.csv");
+    const std::vector<std::string> args{"solve", "--problem", "ex1", "--K", "2", "--N", "16", "--backend", "serial",
+                                        "--output", csv};
+    const CliResult r = run(args);
+    BOOST_REQUIRE_MESSAGE(r.code == 0,
+                          joined(args) << ": expected exit code 0, got " << r.code << " (" << chomp(r.err) << ")");
+    BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
+    BOOST_CHECK_MESSAGE(!exists(csv + ".partial"), csv << ".partial remains");
+    BOOST_REQUIRE_MESSAGE(exists(csv), csv << " was not written");
+
+    // M from the report's "scheme ... M = <M>, ..." line.
+    const std::string key = ", M = ";
+    const std::size_t at = r.out.find(key);
+    BOOST_REQUIRE_MESSAGE(at != std::string::npos, "no 'M = ' in the report: '" << r.out << "'");
+    const int M = std::stoi(r.out.substr(at + key.size()));
+    BOOST_CHECK_MESSAGE(M >= 4, "M = " << M);
+
+    const std::vector<std::string> lines = lines_of(csv);
+    BOOST_REQUIRE_MESSAGE(!lines.empty(), csv << " is empty");
+    BOOST_CHECK_MESSAGE(lines.front().compare(0, 5, "w,y,z") == 0,
+                        "expected a header starting 'w,y,z', got '" << lines.front() << "'");
+    BOOST_CHECK_MESSAGE(lines.size() == static_cast<std::size_t>(M) + 2,
+                        "expected " << M + 1 << " data lines (M = " << M << "), got " << lines.size() - 1);
+    const auto commas = [](const std::string& s) { return std::count(s.begin(), s.end(), ','); };
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        BOOST_CHECK_MESSAGE(commas(lines[i]) == commas(lines.front()),
+                            "line " << i + 1 << " has a different number of fields than the header: '" << lines[i]
+                                    << "'");
+    BOOST_CHECK_MESSAGE(r.out.find("output    " + csv) != std::string::npos,
+                        "the report does not name the output file: '" << r.out << "'");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,105 @@
+// Gauss-Hermite rules and the multistep weights.
+#include <cmath>
+
+#include "../algorithms/errors.h"
+#include "../algorithms/gauss_hermite.h"
+#include "../algorithms/multistep_weights.h"
+#include "test_support.h"
+
+using namespace bsde;
+using bsde::test::check_close;
+
+BOOST_AUTO_TEST_SUITE(gauss_hermite_rules)
+
+BOOST_AUTO_TEST_CASE(integrates_monomials_exactly) {
+    BOOST_TEST_MESSAGE("sum_l w_l x_l^k = integral x^k exp(-x^2) dx = Gamma((k+1)/2) (k even), 0 (k odd), k <= 2L-1");
+    for (int L = 1; L <= 64; ++L) {
+        const GaussHermiteRule rule = gauss_hermite(L);
+        for (int k = 0; k <= 2 * L - 1; ++k) {
+            long double sum = 0;
+            for (int l = 0; l < L; ++l) sum += rule.weights[l] * std::pow(static_cast<long double>(rule.nodes[l]), k);
+            const double scale = std::tgamma((k + 1) / 2.0);  // integral of |x|^k exp(-x^2)
+            const double exact = k % 2 == 0 ? scale : 0.0;
+            check_close("L = " + std::to_string(L) + ", k = " + std::to_string(k), exact, static_cast<double>(sum),
+                        1e-12, scale);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(weights_sum_to_sqrt_pi) {
+    for (int L : {1, 2, 8, 32, 64, 128}) {
+        const GaussHermiteRule rule = gauss_hermite(L);
+        double sum = 0;
+        for (double w : rule.weights) sum += w;
+        check_close("sum of weights, L = " + std::to_string(L), std::sqrt(M_PI), sum, 1e-14, std::sqrt(M_PI));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_unsupported_sizes) {
+    BOOST_CHECK_THROW(gauss_hermite(0), InputError);
+    BOOST_CHECK_THROW(gauss_hermite(gauss_hermite_max_points + 1), InputError);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(multistep_weights)
+
+// The paper's Tables 1 and 2 as fractions (numerator, denominator), K = 1..6.
+const std::vector<std::vector<std::pair<int, int>>> table1{
+    {{1, 2}, {1, 2}},
+    {{1, 6}, {2, 3}, {1, 6}},
+    {{1, 8}, {3, 8}, {3, 8}, {1, 8}},
+    {{1, 12}, {1, 3}, {1, 6}, {1, 3}, {1, 12}},
+    {{41, 600}, {19, 75}, {107, 600}, {107, 600}, {19, 75}, {41, 600}},
+    {{19, 336}, {3, 14}, {15, 112}, {4, 21}, {15, 112}, {3, 14}, {19, 336}}};
+const std::vector<std::vector<std::pair<int, int>>> table2{
+    {{1, 2}, {1, 2}},
+    {{5, 12}, {2, 3}, {-1, 12}},
+    {{3, 8}, {19, 24}, {-5, 24}, {1, 24}},
+    {{35, 96}, {5, 6}, {-13, 48}, {1, 12}, {-1, 96}},
+    {{131, 360}, {151, 180}, {-103, 360}, {37, 360}, {-1, 45}, {1, 360}},
+    {{163, 448}, {47, 56}, {-129, 448}, {3, 28}, {-37, 1344}, {1, 168}, {-1, 1344}}};
+
+void check_table(const std::string& name, const std::vector<std::vector<std::pair<int, int>>>& table,
+                 std::vector<double> (*weights)(int)) {
+    for (int K = 1; K <= 6; ++K) {
+        const std::vector<double> got = weights(K);
+        BOOST_REQUIRE_EQUAL(got.size(), static_cast<std::size_t>(K + 1));
+        for (int j = 0; j <= K; ++j) {
+            const double expected = static_cast<double>(table[K - 1][j].first) / table[K - 1][j].second;
+            check_close(name + " K = " + std::to_string(K) + ", j = " + std::to_string(j), expected, got[j], 1e-15);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(equal_the_papers_tables) {
+    BOOST_TEST_MESSAGE("gamma^K_{K,j} and gamma^1_{K,j} equal the paper's Tables 1 and 2 for K = 1..6");
+    check_table("Table 1", table1, gamma_y_weights);
+    check_table("Table 2", table2, gamma_z_weights);
+}
+
+BOOST_AUTO_TEST_CASE(higher_orders_are_consistent) {
+    BOOST_TEST_MESSAGE("K = 7, 8: Table 1 rows sum to 1; both rules integrate cubics exactly");
+    auto cubic = [](double x) { return 0.3 - 1.2 * x + 0.7 * x * x - 0.05 * x * x * x; };
+    auto cubic_integral = [](double x) { return 0.3 * x - 0.6 * x * x + 0.7 / 3 * x * x * x - 0.0125 * x * x * x * x; };
+    for (int K : {7, 8}) {
+        const std::vector<double> gy = gamma_y_weights(K), g1 = gamma_z_weights(K);
+        double sum = 0, quadrature_y = 0, quadrature_z = 0;
+        for (int j = 0; j <= K; ++j) {
+            sum += gy[j];
+            quadrature_y += gy[j] * cubic(j);
+            quadrature_z += g1[j] * cubic(j);
+        }
+        const std::string k = "K = " + std::to_string(K);
+        check_close(k + ", sum of gamma^K", 1.0, sum, 1e-14);
+        check_close(k + ", gamma^K on a cubic", cubic_integral(K) / K, quadrature_y, 1e-13);
+        check_close(k + ", gamma^1 on a cubic", cubic_integral(1), quadrature_z, 1e-13);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(prints_fractions) {
+    BOOST_CHECK_EQUAL(as_fraction(-37.0 / 1344), "-37/1344");
+    BOOST_CHECK_EQUAL(as_fraction(0.5), "1/2");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,160 @@
+// The 1D multistep solver end to end: convergence orders, the paper's Table 4, start-up, backends,
+// non-finite values.
+#include <cmath>
+#include <limits>
+
+#include "../algorithms/backward_sweep.h"
+#include "../algorithms/host_system.h"
+#include "test_support.h"
+
+using namespace bsde;
+using bsde::test::observed_order;
+using bsde::test::scientific;
+
+namespace {
+
+SolveResult solve(const std::string& problem, int Ky, int Kz, int N, Backend backend = Backend::omp,
+                  Startup startup = Startup::multistep, int grid_order = 0) {
+    SchemeSettings s;
+    s.Ky = Ky;
+    s.Kz = Kz;
+    s.N = N;
+    s.startup = startup;
+    s.grid_order = grid_order;
+    return backend_ops(backend).solve(problem, s);
+}
+
+double y_error(const SolveResult& r) { return std::fabs(r.y0 - r.y0_exact); }
+double z_error(const SolveResult& r) { return std::fabs(r.z0 - r.z0_exact); }
+
+// Solves at N = 16, 32, 64 and checks every observed order (where the finer error is above 1e-13).
+void check_orders(const std::string& problem, int Ky, int Kz, int grid_order, double (*error)(const SolveResult&),
+                  const std::string& variable, double expected_order) {
+    std::vector<double> errors;
+    for (int N : {16, 32, 64}) errors.push_back(error(solve(problem, Ky, Kz, N, Backend::omp, Startup::multistep, grid_order)));
+    for (std::size_t r = 1; r < errors.size(); ++r) {
+        if (errors[r] <= 1e-13) continue;
+        const double order = observed_order(errors[r - 1], errors[r]);
+        BOOST_CHECK_MESSAGE(order >= expected_order - 0.3,
+                            problem << " Ky = " << Ky << ", Kz = " << Kz << ": order of " << variable << " expected >= "
+                                    << expected_order - 0.3 << ", got " << order << " (errors " << scientific(errors[r - 1])
+                                    << " at N = " << (8 << r) << ", " << scientific(errors[r]) << " at N = " << (16 << r) << ")");
+    }
+}
+
+// A driver that turns NaN in the middle of the sweep, to see the run stop and name where.
+struct failing_driver {
+    static constexpr const char* name = "failing";
+    static constexpr bool has_exact_solution = false;
+    double T = 1.0;
+    __host__ __device__ double terminal_y(double w) const { return w; }
+    __host__ __device__ double terminal_z(double) const { return 1.0; }
+    __host__ __device__ double driver(double t, double w, double, double) const {
+        return t < 0.5 && w > 2.0 ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+    }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(solver_1d)
+
+BOOST_AUTO_TEST_CASE(ex1_converges_at_the_schemes_orders) {
+    BOOST_TEST_MESSAGE("ex1, K = 1..6, N = 16, 32, 64: y order >= min(K+1, 4) - 0.3 (space grid matched to that "
+                       "order), z order >= min(K, 3) - 0.3 (the paper's grid)");
+    for (int K = 1; K <= 6; ++K) {
+        check_orders("ex1", K, K, std::min(K + 1, 4), y_error, "y", std::min(K + 1, 4));
+        check_orders("ex1", K, K, 0, z_error, "z", std::min(K, 3));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(ex2_converges_at_the_schemes_orders) {
+    BOOST_TEST_MESSAGE("ex2 (f depends on z), K = 1..6, N = 16, 32, 64: z order >= min(K, 3) - 0.3 and y order >= "
+                       "min(K, 3) - 0.3 with Ky = Kz = K (y inherits z's order through f); y order >= min(K+1, 3) - 0.3 "
+                       "with Kz = Ky + 1");
+    for (int K = 1; K <= 6; ++K) {
+        check_orders("ex2", K, K, 0, z_error, "z", std::min(K, 3));
+        check_orders("ex2", K, K, 0, y_error, "y", std::min(K, 3));
+        check_orders("ex2", K, K + 1, std::min(K + 1, 3), y_error, "y", std::min(K + 1, 3));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(papers_table_4) {
+    BOOST_TEST_MESSAGE("ex1, the paper's Table 4 rows with N <= 256: errors at most twice the table's (exact start-up, "
+                       "which the paper's numbers show it used: they are reproduced to about three digits)");
+    struct Row { int K, N; double y_error, z_error; };
+    const std::vector<Row> table4{{1, 128, 9.36e-07, 2.78e-05}, {1, 256, 3.89e-07, 1.40e-05},
+                                  {2, 128, 8.01e-08, 8.61e-06}, {2, 256, 2.03e-08, 4.00e-06},
+                                  {3, 128, 1.44e-11, 2.77e-08}, {3, 256, 1.70e-12, 3.50e-09},
+                                  {4, 128, 1.06e-11, 1.69e-08}, {4, 256, 1.20e-12, 2.13e-09},
+                                  {5, 128, 1.46e-12, 1.90e-08}, {5, 256, 1.12e-12, 2.40e-09},
+                                  {6, 128, 6.94e-12, 1.84e-08}, {6, 256, 7.71e-13, 2.32e-09}};
+    for (const Row& row : table4) {
+        const SolveResult r = solve("ex1", row.K, row.K, row.N, Backend::omp, Startup::exact);
+        BOOST_TEST_MESSAGE("K = " << row.K << ", N = " << row.N << ", M = " << r.M << ": y error " << scientific(y_error(r))
+                                  << " (paper " << row.y_error << "), z error " << scientific(z_error(r)) << " (paper "
+                                  << row.z_error << ")");
+        BOOST_CHECK_MESSAGE(y_error(r) <= 2 * row.y_error, "K = " << row.K << ", N = " << row.N << ": y error expected <= "
+                                                                   << 2 * row.y_error << ", got " << scientific(y_error(r)));
+        BOOST_CHECK_MESSAGE(z_error(r) <= 2 * row.z_error, "K = " << row.K << ", N = " << row.N << ": z error expected <= "
+                                                                   << 2 * row.z_error << ", got " << scientific(z_error(r)));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(startup_agrees_with_exact_startup) {
+    BOOST_TEST_MESSAGE("the multistep start-up and the exact one differ by no more than the scheme's own error");
+    for (const char* problem : {"ex1", "ex2"})
+        for (int K : {2, 3, 4, 6}) {
+            const SolveResult scheme = solve(problem, K, K, 64);
+            const SolveResult exact = solve(problem, K, K, 64, Backend::omp, Startup::exact);
+            const double own_error = std::max(y_error(scheme), y_error(exact));
+            BOOST_CHECK_MESSAGE(std::fabs(scheme.y0 - exact.y0) <= own_error,
+                                problem << " K = " << K << ": y_0 differs by " << scientific(std::fabs(scheme.y0 - exact.y0))
+                                        << ", more than the error " << scientific(own_error));
+            const double own_z_error = std::max(z_error(scheme), z_error(exact));
+            BOOST_CHECK_MESSAGE(std::fabs(scheme.z0 - exact.z0) <= own_z_error,
+                                problem << " K = " << K << ": z_0 differs by " << scientific(std::fabs(scheme.z0 - exact.z0))
+                                        << ", more than the error " << scientific(own_z_error));
+        }
+}
+
+BOOST_AUTO_TEST_CASE(omp_equals_serial) {
+    BOOST_TEST_MESSAGE("omp and serial give the same y_0(w), z_0(w) to 1e-14 relative");
+    const SolveResult serial = solve("ex2", 3, 3, 32, Backend::serial);
+    const SolveResult omp = solve("ex2", 3, 3, 32, Backend::omp);
+    BOOST_CHECK_LE(bsde::test::relative_difference(omp.y, serial.y), 1e-14);
+    BOOST_CHECK_LE(bsde::test::relative_difference(omp.z, serial.z), 1e-14);
+}
+
+BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
+    BOOST_TEST_MESSAGE("cuda gives the serial y_0, z_0 and y_0(w) to 1e-12 relative");
+    for (const char* problem : {"ex1", "ex2"}) {
+        const SolveResult serial = solve(problem, 3, 3, 32, Backend::serial);
+        const SolveResult cuda = solve(problem, 3, 3, 32, Backend::cuda);
+        bsde::test::check_close(std::string(problem) + " y_0", serial.y0, cuda.y0, 1e-12, std::fabs(serial.y0));
+        bsde::test::check_close(std::string(problem) + " z_0", serial.z0, cuda.z0, 1e-12, std::fabs(serial.z0));
+        BOOST_CHECK_LE(bsde::test::relative_difference(cuda.y, serial.y), 1e-12);
+        BOOST_CHECK_LE(bsde::test::relative_difference(cuda.z, serial.z), 1e-12);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_values_stop_the_run) {
+    BOOST_TEST_MESSAGE("a driver that turns NaN stops the sweep with a NumericalError naming the step and grid index");
+    SchemeSettings s;
+    s.Ky = s.Kz = 2;
+    s.N = 8;
+    HostContext<SerialSystem> context;
+    BackwardSweep<failing_driver, HostContext<SerialSystem>> sweep(context, failing_driver{}, s);
+    try {
+        sweep.run();
+        BOOST_ERROR("expected a NumericalError");
+    } catch (const NumericalError& e) {
+        const std::string message = e.what();
+        BOOST_TEST_MESSAGE("message: " << message);
+        BOOST_CHECK_MESSAGE(message.find("non-finite") != std::string::npos && message.find("step") != std::string::npos &&
+                                message.find("grid index") != std::string::npos,
+                            "message names neither step nor grid index: " << message);
+        BOOST_CHECK_EQUAL(e.exit_code(), 3);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,198 @@
+// Batched tridiagonal solves and the cubic spline on every backend.
+#include <cmath>
+#include <random>
+
+#include "../algorithms/cubic_spline.h"
+#include "test_support.h"
+
+using namespace bsde;
+using bsde::test::available_backends;
+using bsde::test::check_close;
+using bsde::test::relative_difference;
+
+namespace {
+
+struct TridiagonalProblem {
+    std::vector<double> lower, diag, upper, rhs;
+    int m, count;
+    TridiagonalLayout layout;
+};
+
+// Random strictly diagonally dominant systems: |b_i| >= |a_i| + |c_i| + 1.
+TridiagonalProblem random_problem(int m, int count, TridiagonalLayout layout, unsigned seed) {
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    const int matrices = layout == TridiagonalLayout::batch ? count : 1;
+    TridiagonalProblem p{std::vector<double>(m * matrices), std::vector<double>(m * matrices),
+                         std::vector<double>(m * matrices), std::vector<double>(m * count), m, count, layout};
+    for (int k = 0; k < m * matrices; ++k) {
+        const int row = k % m;
+        p.lower[k] = row == 0 ? 0.0 : uniform(random);
+        p.upper[k] = row == m - 1 ? 0.0 : uniform(random);
+        p.diag[k] = (uniform(random) < 0 ? -1 : 1) * (std::fabs(p.lower[k]) + std::fabs(p.upper[k]) + 1 + std::fabs(uniform(random)));
+    }
+    for (double& b : p.rhs) b = uniform(random);
+    return p;
+}
+
+// max |A x - b| / max |b| over every system.
+double relative_residual(const TridiagonalProblem& p, const std::vector<double>& x) {
+    double residual = 0, scale = 0;
+    for (int s = 0; s < p.count; ++s) {
+        const int mo = p.layout == TridiagonalLayout::batch ? s * p.m : 0, xo = s * p.m;
+        for (int i = 0; i < p.m; ++i) {
+            double Ax = p.diag[mo + i] * x[xo + i];
+            if (i > 0) Ax += p.lower[mo + i] * x[xo + i - 1];
+            if (i < p.m - 1) Ax += p.upper[mo + i] * x[xo + i + 1];
+            residual = std::max(residual, std::fabs(Ax - p.rhs[xo + i]));
+            scale = std::max(scale, std::fabs(p.rhs[xo + i]));
+        }
+    }
+    return residual / scale;
+}
+
+std::vector<double> solve(Backend backend, const TridiagonalProblem& p, bool pivoting = false) {
+    return backend_ops(backend).solve_tridiagonal(p.lower, p.diag, p.upper, p.rhs, p.m, p.count, p.layout, pivoting);
+}
+
+std::vector<TridiagonalProblem> test_problems() {
+    std::vector<TridiagonalProblem> problems{random_problem(1000, 3, TridiagonalLayout::shared_matrix, 1),
+                                             random_problem(257, 40, TridiagonalLayout::batch, 2)};
+    const TridiagonalBands spline = spline_system(4096, SplineBoundary::not_a_knot);
+    TridiagonalProblem s = random_problem(4097, 2, TridiagonalLayout::shared_matrix, 3);
+    s.lower = spline.lower;
+    s.diag = spline.diag;
+    s.upper = spline.upper;
+    problems.push_back(s);
+    return problems;
+}
+
+// Values of f at x_min + i dx, i = 0..M.
+template <class F>
+std::vector<double> sample(F f, double x_min, double dx, int M) {
+    std::vector<double> v(M + 1);
+    for (int i = 0; i <= M; ++i) v[i] = f(x_min + i * dx);
+    return v;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(tridiagonal)
+
+BOOST_AUTO_TEST_CASE(residual_is_small_on_every_backend) {
+    BOOST_TEST_MESSAGE("random diagonally dominant (shared matrix, batch) and spline systems: residual <= 1e-13");
+    for (Backend backend : available_backends())
+        for (const TridiagonalProblem& p : test_problems())
+            for (bool pivoting : {false, true}) {
+                if (pivoting && p.layout == TridiagonalLayout::batch) continue;
+                const double residual = relative_residual(p, solve(backend, p, pivoting));
+                BOOST_CHECK_MESSAGE(residual <= 1e-13, to_string(backend) << ", m = " << p.m << ", count = " << p.count
+                                                                          << (pivoting ? ", pivoting" : "")
+                                                                          << ": relative residual " << residual);
+            }
+}
+
+BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
+    BOOST_TEST_MESSAGE("cuSPARSE gtsv2 / gtsv2_nopivot / gtsv2StridedBatch equal the serial Thomas solve to 1e-14");
+    for (const TridiagonalProblem& p : test_problems()) {
+        const double difference = relative_difference(solve(Backend::cuda, p), solve(Backend::serial, p));
+        BOOST_CHECK_MESSAGE(difference <= 1e-14, "m = " << p.m << ", count = " << p.count << ": cuda vs serial "
+                                                        << difference);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(cubic_spline)
+
+BOOST_AUTO_TEST_CASE(reproduces_nodes_and_cubics) {
+    BOOST_TEST_MESSAGE("both end conditions reproduce the nodes to 1e-14; not-a-knot reproduces a cubic to 1e-12");
+    const int M = 64;
+    const double x_min = -2.0, dx = 4.0 / M;
+    auto cubic = [](double x) { return 1.0 - 0.5 * x + 0.25 * x * x - 0.3 * x * x * x; };
+    auto wavy = [](double x) { return std::sin(3 * x) + 0.1 * x; };
+    std::vector<double> between;
+    for (int k = 0; k <= 500; ++k) between.push_back(x_min + k * (M * dx) / 500);
+    for (Backend backend : available_backends()) {
+        const BackendOps& ops = backend_ops(backend);
+        for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot}) {
+            const std::vector<double> values = sample(wavy, x_min, dx, M);
+            const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, boundary);
+            std::vector<double> nodes(values.size());
+            for (int i = 0; i <= M; ++i) nodes[i] = x_min + i * dx;
+            const std::vector<double> at_nodes = ops.spline_evaluate(values, moments, x_min, dx, nodes);
+            for (int i = 0; i <= M; ++i)
+                check_close(to_string(backend) + " " + to_string(boundary) + " node " + std::to_string(i), values[i],
+                            at_nodes[i], 1e-14, 1.0);
+        }
+        const std::vector<double> values = sample(cubic, x_min, dx, M);
+        const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot);
+        const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, between);
+        for (std::size_t k = 0; k < between.size(); ++k)
+            check_close(to_string(backend) + " not-a-knot cubic at x = " + std::to_string(between[k]), cubic(between[k]),
+                        got[k], 1e-12, 1.0);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(several_columns_in_one_solve) {
+    BOOST_TEST_MESSAGE("two columns fitted together equal each column fitted alone");
+    const int M = 100;
+    const double dx = 0.1;
+    std::vector<double> a = sample([](double x) { return std::cos(x); }, 0.0, dx, M);
+    std::vector<double> b = sample([](double x) { return std::exp(-x); }, 0.0, dx, M);
+    std::vector<double> both(a);
+    both.insert(both.end(), b.begin(), b.end());
+    for (Backend backend : available_backends()) {
+        const BackendOps& ops = backend_ops(backend);
+        const std::vector<double> together = ops.spline_moments(both, M, 2, dx, SplineBoundary::not_a_knot);
+        const std::vector<double> alone = ops.spline_moments(b, M, 1, dx, SplineBoundary::not_a_knot);
+        const std::vector<double> second(together.begin() + M + 1, together.end());
+        BOOST_CHECK_MESSAGE(relative_difference(second, alone) <= 1e-15, to_string(backend) << ": difference "
+                                                                                           << relative_difference(second, alone));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
+    BOOST_TEST_MESSAGE("sin on [-16, 16], not-a-knot: max error falls with order in [3.7, 4.3] over three refinements");
+    for (Backend backend : available_backends()) {
+        const BackendOps& ops = backend_ops(backend);
+        std::vector<double> errors;
+        for (int M : {512, 1024, 2048, 4096}) {
+            const double x_min = -16.0, dx = 32.0 / M;
+            const std::vector<double> values = sample([](double x) { return std::sin(x); }, x_min, dx, M);
+            const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot);
+            std::vector<double> points;
+            for (int k = 0; k < 10 * M; ++k) points.push_back(x_min + (k + 0.37) * dx / 10);
+            const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, points);
+            double error = 0;
+            for (std::size_t k = 0; k < points.size(); ++k) error = std::max(error, std::fabs(got[k] - std::sin(points[k])));
+            errors.push_back(error);
+        }
+        for (std::size_t r = 1; r < errors.size(); ++r) {
+            const double order = bsde::test::observed_order(errors[r - 1], errors[r]);
+            BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3, to_string(backend) << ": order " << order << " between errors "
+                                                                                 << errors[r - 1] << " and " << errors[r]);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(backends_agree) {
+    BOOST_TEST_MESSAGE("omp and cuda splines equal the serial one (1e-14 relative)");
+    const int M = 2048;
+    const double x_min = -16.0, dx = 32.0 / M;
+    const std::vector<double> values = sample([](double x) { return std::log(std::sin(x) + 3); }, x_min, dx, M);
+    std::vector<double> points;
+    for (int k = 0; k < 3000; ++k) points.push_back(x_min - 1 + k * (M * dx + 2) / 3000);  // some outside: clamped
+    const BackendOps& serial = backend_ops(Backend::serial);
+    const std::vector<double> reference =
+        serial.spline_evaluate(values, serial.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot), x_min, dx, points);
+    for (Backend backend : available_backends()) {
+        const BackendOps& ops = backend_ops(backend);
+        const std::vector<double> got =
+            ops.spline_evaluate(values, ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot), x_min, dx, points);
+        BOOST_CHECK_MESSAGE(relative_difference(got, reference) <= 1e-14,
+                            to_string(backend) << " vs serial: " << relative_difference(got, reference));
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

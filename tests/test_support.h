@@ -1,0 +1,63 @@
+// Shared helpers of the test suites: the backends to run on and relative-error checks that print
+// expected, got and error.
+#pragma once
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../algorithms/backend.h"
+
+namespace bsde::test {
+
+// serial and omp always; cuda too where a device is present.
+inline std::vector<Backend> available_backends() {
+    std::vector<Backend> backends{Backend::serial, Backend::omp};
+    if (backend_available(Backend::cuda)) backends.push_back(Backend::cuda);
+    return backends;
+}
+
+// Decorator for test cases that need a CUDA device: skipped (and said so) where there is none.
+inline boost::unit_test::decorator::precondition needs_cuda() {
+    return boost::unit_test::precondition([](boost::unit_test::test_unit_id) {
+        boost::test_tools::assertion_result result(backend_available(Backend::cuda));
+        if (!result) result.message() << "skipped: " << cuda_unavailable_reason();
+        return result;
+    });
+}
+
+inline std::string scientific(double x) {
+    std::ostringstream s;
+    s << std::scientific << std::setprecision(6) << x;
+    return s.str();
+}
+
+// Checks |got - expected| <= tolerance * scale, reporting what was compared.
+inline void check_close(const std::string& what, double expected, double got, double tolerance, double scale = 1.0) {
+    const double error = std::fabs(got - expected);
+    BOOST_CHECK_MESSAGE(error <= tolerance * scale, what << ": expected " << scientific(expected) << ", got "
+                                                          << scientific(got) << ", error " << scientific(error)
+                                                          << " > " << scientific(tolerance * scale));
+}
+
+inline double max_abs(const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v) m = std::max(m, std::fabs(x));
+    return m;
+}
+
+// max_i |a_i - b_i| / max_i |b_i|
+inline double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+    double d = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+    return d / std::max(max_abs(b), 1e-300);
+}
+
+// Observed order between two errors at step counts N and 2N.
+inline double observed_order(double error_coarse, double error_fine) { return std::log2(error_coarse / error_fine); }
+
+}  // namespace bsde::test
