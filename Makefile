@@ -47,7 +47,8 @@ endif
 CORE_OBJ := $(CORE_SRC:%.cpp=$(BUILD)/%.o) $(CUDA_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.cpp=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/%.o)
-LDLIBS   := $(CUDA_LIBS) -fopenmp
+# libgomp linked statically: the GPU host need not have it
+LDLIBS   := $(CUDA_LIBS) -Wl,--push-state,-Bstatic -lgomp -Wl,--pop-state -lpthread -ldl
 
 BSDE  := $(BUILD)/bin/bsde
 TESTS := $(BUILD)/bin/bsde_tests
