@@ -20,6 +20,7 @@
 #include "multistep_weights.h"
 #include "solver.h"
 #include "spline_fitter.h"
+#include "terminal_smoothing.h"
 
 namespace bsde {
 
@@ -144,28 +145,54 @@ struct MultistepPointUpdate {
     }
 };
 
-// Terminal layer (or the exact solution at t, for the exact start-up) at grid point i.
+// The terminal function of a problem as a function of w alone, for the smoothing's averages.
+template <class Problem>
+struct TerminalY {
+    Problem problem;
+    __host__ __device__ double operator()(double w) const { return problem.terminal_y(w); }
+};
+template <class Problem>
+struct TerminalZ {
+    Problem problem;
+    __host__ __device__ double operator()(double w) const { return problem.terminal_z(w); }
+};
+
+// Terminal layer at grid point i: g and grad g, smoothed near a kink (terminal_smoothing.h).
+template <class Problem>
+struct TerminalLayer {
+    Problem problem;
+    double* layer;
+    int points;
+    double x_min, dx;
+    KreissKernel kernel;
+    __host__ __device__ void operator()(int i) const {
+        const double w = x_min + i * dx;
+        layer[i] = problem.terminal_y(w);
+        layer[points + i] = problem.terminal_z(w);
+        if constexpr (has_terminal_kink<Problem>::value) {
+            const double kink = problem.terminal_kink();
+            if (kernel.smoothing != Smoothing::none && fabs(w - kink) < kernel.half_width() * dx) {
+                layer[i] = kernel.average(TerminalY<Problem>{problem}, w, dx, kink);
+                layer[points + i] = kernel.average(TerminalZ<Problem>{problem}, w, dx, kink);
+            }
+        }
+    }
+};
+
+// The exact solution at time t at grid point i (the exact start-up of verification runs).
 template <class Problem>
 struct ExactLayer {
     Problem problem;
     double* layer;
     int points;
     double x_min, dx, t;
-    bool terminal;
     __host__ __device__ void operator()(int i) const {
-        const double w = x_min + i * dx;
-        if (terminal) {
-            layer[i] = problem.terminal_y(w);
-            layer[points + i] = problem.terminal_z(w);
-        } else {
-            exact_values(i, w, std::integral_constant<bool, Problem::has_exact_solution>());
+        if constexpr (Problem::has_exact_solution) {
+            const double w = x_min + i * dx;
+            layer[i] = problem.exact_y(t, w);
+            layer[points + i] = problem.exact_z(t, w);
         }
     }
-    __host__ __device__ void exact_values(int i, double w, std::true_type) const {
-        layer[i] = problem.exact_y(t, w);
-        layer[points + i] = problem.exact_z(t, w);
-    }
-    __host__ __device__ void exact_values(int, double, std::false_type) const {}
 };
 
 // |numerical - exact| of y (component 0) or z (component 1) at t = 0 for grid point i with
@@ -185,6 +212,13 @@ struct InnerError {
     }
 };
 
+// Problems whose forward process is a state S(t, w) with a value gradient dV/dS (options).
+template <class P, class = void>
+struct has_state_map : std::false_type {};
+template <class P>
+struct has_state_map<P, std::void_t<decltype(std::declval<const P&>().value_gradient(0.0, 0.0, 0.0))>>
+    : std::true_type {};
+
 struct Maximum {
     __host__ __device__ double operator()(double a, double b) const { return a > b ? a : b; }
 };
@@ -203,6 +237,14 @@ public:
           picard_change_(points_), picard_used_(points_) {
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
+        if constexpr (has_terminal_kink<Problem>::value) {
+            const double kink = problem.terminal_kink();
+            if (!(std::fabs(kink) <= s_.R / 2))
+                throw InputError("the terminal data's kink at w = " + std::to_string(kink) + " lies outside [-R/2, R/2] = [" +
+                                 std::to_string(-s_.R / 2) + ", " + std::to_string(s_.R / 2) +
+                                 "]: the grid cannot resolve it (for an option: sigma too small or the strike too far "
+                                 "from S0; raise --sigma or --R)");
+        }
         const GaussHermiteRule rule = gauss_hermite(s_.L);
         std::vector<double> weights(rule.weights);
         const double pi = 3.14159265358979323846;
@@ -231,9 +273,11 @@ public:
     SolveResult run() {
         context_.start_timer();
         const LayerRingView ring{raw(ring_), K_ + 1, points_};
-        set_layer(ring, s_.N, s_.T, true);
+        set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), points_, -s_.R, space_.dx(),
+                                                     KreissKernel{s_.smoothing}});
         if (s_.startup == Startup::exact) {
-            for (int n = s_.N - 1; n > s_.N - K_; --n) set_layer(ring, n, n * time_.dt(), false);
+            for (int n = s_.N - 1; n > s_.N - K_; --n)
+                set_layer(ring, n, ExactLayer<Problem>{problem_, ring.layer(n), points_, -s_.R, space_.dx(), n * time_.dt()});
         } else if (substeps_ > 0) {
             multistep_startup(ring);
         }
@@ -250,12 +294,12 @@ private:
     template <class V>
     static auto raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
 
-    // Layer n from the problem (terminal condition or exact solution at t), with its moments.
-    void set_layer(const LayerRingView& ring, int n, double t, bool terminal) {
-        double* layer = ring.layer(n);
+    // Layer n from the problem (terminal condition or exact solution), with its moments.
+    template <class LayerValues>
+    void set_layer(const LayerRingView& ring, int n, LayerValues values) {
         thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
-                         ExactLayer<Problem>{problem_, layer, points_, -s_.R, space_.dx(), t, terminal});
-        fitter_.fit(layer, layer + 2 * points_, 2);
+                         values);
+        fitter_.fit(ring.layer(n), ring.layer(n) + 2 * points_, 2);
     }
 
     // Layers N-1..N-K+1: the same scheme on the step h = dt / S from the terminal layer, its orders
@@ -345,6 +389,7 @@ private:
         }
         result.y0_exact = result.y_exact[space_.centre()];
         result.z0_exact = result.z_exact[space_.centre()];
+        collect_state(result, std::integral_constant<bool, has_state_map<Problem>::value>());
         for (int component = 0; component < 2; ++component) {
             auto errors = thrust::make_transform_iterator(
                 thrust::counting_iterator<int>(0),
@@ -354,6 +399,20 @@ private:
         }
     }
     void collect_exact(const double*, SolveResult&, std::false_type) {}
+
+    // S(0, w), the computed dV/dS and the exact one, for problems with a state map (options).
+    void collect_state(SolveResult& result, std::true_type) {
+        result.has_state = true;
+        result.state.resize(points_);
+        result.gradient.resize(points_);
+        result.gradient_exact.resize(points_);
+        for (int i = 0; i < points_; ++i) {
+            result.state[i] = problem_.state(0.0, result.w[i]);
+            result.gradient[i] = problem_.value_gradient(0.0, result.w[i], result.z[i]);
+            result.gradient_exact[i] = problem_.value_gradient(0.0, result.w[i], result.z_exact[i]);
+        }
+    }
+    void collect_state(SolveResult&, std::false_type) {}
 
     double storage_bytes() const {
         return sizeof(double) * (ring_.size() + fine_ring_.size() + picard_change_.size() + nodes_.size() +

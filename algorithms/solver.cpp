@@ -15,6 +15,21 @@ Startup parse_startup(const std::string& name) {
     throw InputError("--startup '" + name + "': allowed values are multistep, exact");
 }
 
+std::string to_string(Smoothing smoothing) {
+    switch (smoothing) {
+        case Smoothing::none: return "none";
+        case Smoothing::kreiss2: return "kreiss2";
+        case Smoothing::kreiss4: return "kreiss4";
+    }
+    return "?";
+}
+
+Smoothing parse_smoothing(const std::string& name) {
+    for (Smoothing s : {Smoothing::none, Smoothing::kreiss2, Smoothing::kreiss4})
+        if (name == to_string(s)) return s;
+    throw InputError("--smoothing '" + name + "': allowed values are kreiss4, kreiss2, none");
+}
+
 namespace {
 void require(bool ok, const std::string& message) {
     if (!ok) throw InputError(message);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cubic_spline.h"
+#include "terminal_smoothing.h"
 
 namespace bsde {
 
@@ -28,6 +29,7 @@ struct SchemeSettings {
     Startup startup = Startup::multistep;
     int startup_substeps = 0;    // fine steps per step in the start-up; 0 = ceil(dt^(-1/2))
     SplineBoundary spline = SplineBoundary::not_a_knot;
+    Smoothing smoothing = Smoothing::kreiss4;  // of kinked terminal data (problems with terminal_kink())
     int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
     ProblemParameters problem_parameters;
 
@@ -43,6 +45,9 @@ struct SolveResult {
     double dx = 0, dt = 0;
     int startup_substeps = 0;    // 0 when the start-up was exact
     std::vector<double> w, y, z;                // t = 0 on the whole grid
+    // problems with a state map (options): S(0, w), dV/dS = value_gradient(z) and its exact value
+    bool has_state = false;
+    std::vector<double> state, gradient, gradient_exact;
     bool has_exact = false;
     std::vector<double> y_exact, z_exact;
     double y0 = 0, z0 = 0, y0_exact = 0, z0_exact = 0;   // at w = 0

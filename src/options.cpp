@@ -44,6 +44,14 @@ po::options_description shared_options() {
          "fine steps per time step in the multistep start-up (default 0 = ceil(dt^-1/2))")
         ("grid-order", po::value<int>()->value_name("Q"),
          "match the space grid to order Q: dx = dt^((Q+1)/4) (default 0 = min(Ky+1, Kz, 3), the paper's rule)")
+        ("smoothing", po::value<std::string>()->value_name("KIND"),
+         "smoothing of kinked terminal data: kreiss4 (default), kreiss2, none")
+        ("S0", po::value<double>(), "option problems: initial stock price (default 100)")
+        ("strike", po::value<double>(), "option problems: strike (default 100)")
+        ("r", po::value<double>(), "option problems: interest rate (default 0.03)")
+        ("mu", po::value<double>(), "option problems: drift of the stock (default 0.05)")
+        ("delta", po::value<double>(), "option problems: dividend yield (default 0.04)")
+        ("sigma", po::value<double>(), "option problems: volatility (default 0.2)")
         ("spline", po::value<std::string>()->value_name("BOUNDARY"), "spline end condition: not-a-knot (default), natural")
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
@@ -140,6 +148,9 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     take(vm, "grid-order", s.grid_order);
     std::string name;
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
+    if (take(vm, "smoothing", name)) s.smoothing = parse_smoothing(name);
+    for (const char* parameter : {"S0", "strike", "r", "mu", "delta", "sigma"})
+        if (vm.count(parameter)) s.problem_parameters[parameter] = vm[parameter].as<double>();
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
     if (take(vm, "backend", name)) {
         invocation.backend = parse_backend(name);

@@ -53,7 +53,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     out << std::setprecision(10);
     out << "problem   " << r.problem << "\n"
         << "scheme    Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", M = " << r.M << ", L = " << s.L
-        << ", T = " << s.T << ", R = " << s.R << ", spline " << to_string(s.spline) << "\n"
+        << ", T = " << s.T << ", R = " << s.R << ", spline " << to_string(s.spline) << ", smoothing "
+        << to_string(s.smoothing) << "\n"
         << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance
         << "; used at most " << r.picard_most_iterations << ", largest last change "
         << std::scientific << std::setprecision(2) << r.picard_largest_change << std::defaultfloat << "\n";
@@ -74,6 +75,14 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         out << "   exact " << r.z0_exact << "   error " << std::scientific << std::setprecision(3)
             << std::fabs(r.z0 - r.z0_exact) << std::defaultfloat;
     out << "\n";
+    if (r.has_state) {
+        const std::size_t c = r.w.size() / 2;
+        out << "price     " << r.y0 << " at S = " << r.state[c] << "   exact " << r.y0_exact << "   error "
+            << std::scientific << std::setprecision(3) << std::fabs(r.y0 - r.y0_exact) << std::defaultfloat
+            << std::setprecision(12) << "\ndelta     " << r.gradient[c] << "   exact " << r.gradient_exact[c] << "   error "
+            << std::scientific << std::setprecision(3) << std::fabs(r.gradient[c] - r.gradient_exact[c])
+            << std::defaultfloat << "\n";
+    }
     if (r.has_exact)
         out << "max error over |w| <= R/2: y " << std::scientific << std::setprecision(3) << r.max_y_error_inner
             << ", z " << r.max_z_error_inner << std::defaultfloat << "\n";
@@ -87,12 +96,16 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
 
 void write_solution_csv(std::ostream& out, const SolveResult& r) {
     out << std::setprecision(17);
-    out << "w,y,z" << (r.has_exact ? ",y_exact,z_exact,y_error,z_error" : "") << "\n";
+    out << "w,y,z" << (r.has_exact ? ",y_exact,z_exact,y_error,z_error" : "")
+        << (r.has_state ? ",S,price,delta,price_exact,delta_exact,price_error,delta_error" : "") << "\n";
     for (std::size_t i = 0; i < r.w.size(); ++i) {
         out << r.w[i] << "," << r.y[i] << "," << r.z[i];
         if (r.has_exact)
             out << "," << r.y_exact[i] << "," << r.z_exact[i] << "," << r.y[i] - r.y_exact[i] << ","
                 << r.z[i] - r.z_exact[i];
+        if (r.has_state)
+            out << "," << r.state[i] << "," << r.y[i] << "," << r.gradient[i] << "," << r.y_exact[i] << ","
+                << r.gradient_exact[i] << "," << r.y[i] - r.y_exact[i] << "," << r.gradient[i] - r.gradient_exact[i];
         out << "\n";
     }
 }

@@ -21,13 +21,15 @@ inline std::vector<Backend> available_backends() {
     return backends;
 }
 
-// Decorator for test cases that need a CUDA device: skipped (and said so) where there is none.
+// Precondition of test cases that need a CUDA device: they are skipped (and say so) where there is none.
+inline boost::test_tools::assertion_result cuda_device_present(boost::unit_test::test_unit_id) {
+    boost::test_tools::assertion_result result(backend_available(Backend::cuda));
+    if (!result) result.message() << "skipped: " << cuda_unavailable_reason();
+    return result;
+}
+
 inline boost::unit_test::decorator::precondition needs_cuda() {
-    return boost::unit_test::precondition([](boost::unit_test::test_unit_id) {
-        boost::test_tools::assertion_result result(backend_available(Backend::cuda));
-        if (!result) result.message() << "skipped: " << cuda_unavailable_reason();
-        return result;
-    });
+    return boost::unit_test::precondition(&cuda_device_present);
 }
 
 inline std::string scientific(double x) {

@@ -1,0 +1,79 @@
+// Smoothing of kinked terminal data in the sense of Kreiss (Kreiss, Thomee, Widlund 1970): the value at
+// grid point w_i is replaced by the local average
+//   g~(w_i) = integral Phi(xi) g(w_i + xi dx) d xi
+// with a kernel whose Fourier transform is (sin(omega/2) / (omega/2))^m P(sin^2(omega/2)), so that it
+// keeps moments 0..m-1 (smooth data are changed by O(dx^m) only) and damps the kink's high frequencies.
+//   kreiss2: Phi_2(x) = 1 - |x| on [-1, 1] (the hat B_1; second order)
+//   kreiss4: Phi_4(x) = 4/3 B_3(x) - 1/6 (B_3(x - 1) + B_3(x + 1)) on [-3, 3], B_3 the centred cubic
+//            B-spline; Fourier (sin(omega/2)/(omega/2))^4 (1 + 2/3 sin^2(omega/2)); fourth order, which
+//            is what the cubic spline and the multistep orders (at most 4) need.
+// Only the points whose kernel reaches the kink are changed: elsewhere g is smooth and the O(dx^m)
+// change would be below the scheme's error.
+#pragma once
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "host_device.h"
+
+namespace bsde {
+
+enum class Smoothing { none, kreiss2, kreiss4 };
+std::string to_string(Smoothing smoothing);
+Smoothing parse_smoothing(const std::string& name);  // throws InputError
+
+// Problems whose terminal data have a kink say where (in w) with terminal_kink().
+template <class P, class = void>
+struct has_terminal_kink : std::false_type {};
+template <class P>
+struct has_terminal_kink<P, std::void_t<decltype(std::declval<const P&>().terminal_kink())>> : std::true_type {};
+
+struct KreissKernel {
+    Smoothing smoothing;
+
+    __host__ __device__ int half_width() const { return smoothing == Smoothing::kreiss4 ? 3 : 1; }
+
+    __host__ __device__ static double cubic_bspline(double x) {  // centred B_3, support [-2, 2]
+        const double a = x < 0 ? -x : x;
+        if (a >= 2.0) return 0.0;
+        if (a >= 1.0) return (2.0 - a) * (2.0 - a) * (2.0 - a) / 6.0;
+        return (4.0 - 6.0 * a * a + 3.0 * a * a * a) / 6.0;
+    }
+
+    __host__ __device__ double operator()(double x) const {
+        if (smoothing == Smoothing::kreiss2) {
+            const double a = x < 0 ? -x : x;
+            return a < 1.0 ? 1.0 - a : 0.0;
+        }
+        return 4.0 / 3.0 * cubic_bspline(x) - (cubic_bspline(x - 1.0) + cubic_bspline(x + 1.0)) / 6.0;
+    }
+
+    // integral Phi(xi) g(w + xi dx) d xi, the kernel's support cut at the integers (where Phi changes
+    // polynomial) and at the kink; 5-point Gauss-Legendre on each piece.
+    template <class Function>
+    __host__ __device__ double average(Function g, double w, double dx, double kink) const {
+        const double nodes[5] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831, 0.9061798459386640};
+        const double weights[5] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665,
+                                   0.2369268850561891};
+        const double kink_at = (kink - w) / dx;
+        double total = 0.0;
+        for (int cell = -half_width(); cell < half_width(); ++cell) {
+            double cuts[3] = {double(cell), double(cell + 1), double(cell + 1)};
+            int pieces = 1;
+            if (kink_at > cell && kink_at < cell + 1) {
+                cuts[1] = kink_at;
+                pieces = 2;
+            }
+            for (int piece = 0; piece < pieces; ++piece) {
+                const double a = cuts[piece], b = cuts[piece + 1], half = 0.5 * (b - a), mid = 0.5 * (a + b);
+                for (int q = 0; q < 5; ++q) {
+                    const double xi = mid + half * nodes[q];
+                    total += half * weights[q] * (*this)(xi) * g(w + xi * dx);
+                }
+            }
+        }
+        return total;
+    }
+};
+
+}  // namespace bsde

@@ -1,0 +1,101 @@
+// The paper's Example 3: a European option under Black-Scholes with dividend yield, as an FBSDE in
+// W-space. S = S0 exp((mu - sigma^2/2) t + sigma w), z = sigma S dV/dS,
+//   f(t, w, y, z) = -(r y + (mu - r + delta) z / sigma),   g = payoff(S_T).
+// Exact solution (scheme.md erratum: -delta in d_1, d_2), tau = T - t:
+//   d_{1,2} = (ln(S / K) + (r - delta +- sigma^2 / 2) tau) / (sigma sqrt(tau))
+//   call: V = S e^(-delta tau) N(d_1) - K e^(-r tau) N(d_2),      dV/dS = e^(-delta tau) N(d_1)
+//   put:  V = K e^(-r tau) N(-d_2) - S e^(-delta tau) N(-d_1),   dV/dS = -e^(-delta tau) N(-d_1)
+#pragma once
+#include <cmath>
+#include <string>
+
+#include "problem_support.h"
+
+namespace bsde {
+
+struct CallPayoff {
+    static constexpr const char* name = "bs-call";
+    static constexpr const char* alias = "ex3";
+    static constexpr const char* description = "paper's Example 3: European call, Black-Scholes with dividends";
+    static constexpr double sign = 1.0;  // payoff (sign (S - K))^+
+};
+
+struct PutPayoff {
+    static constexpr const char* name = "bs-put";
+    static constexpr const char* alias = "ex3-put";
+    static constexpr const char* description = "European put, Black-Scholes with dividends";
+    static constexpr double sign = -1.0;
+};
+
+template <class Payoff>
+struct black_scholes_option {
+    static constexpr const char* name = Payoff::name;
+    static constexpr const char* alias = Payoff::alias;
+    static constexpr const char* description = Payoff::description;
+    static constexpr int dimension = 1;
+    static constexpr bool has_exact_solution = true;
+    static constexpr double default_T = 0.33, default_R = 16.0;
+    static constexpr int default_L = 32;
+
+    double T, S0, strike, r, mu, delta, sigma;
+
+    black_scholes_option(double terminal_time, const ProblemParameters& p)
+        : T(terminal_time), S0(parameter_or(p, "S0", 100.0)), strike(parameter_or(p, "strike", 100.0)),
+          r(parameter_or(p, "r", 0.03)), mu(parameter_or(p, "mu", 0.05)), delta(parameter_or(p, "delta", 0.04)),
+          sigma(parameter_or(p, "sigma", 0.2)) {
+        check_parameter_names(p, name, {"S0", "strike", "r", "mu", "delta", "sigma"});
+        for (const auto& positive : {std::make_pair("S0", S0), std::make_pair("strike", strike), std::make_pair("sigma", sigma)})
+            if (!(positive.second > 0))
+                throw InputError(std::string("--") + positive.first + " " + std::to_string(positive.second) + ": must be > 0");
+    }
+
+    // The state S(t, w) of the forward process.
+    __host__ __device__ double state(double t, double w) const {
+        return S0 * exp((mu - 0.5 * sigma * sigma) * t + sigma * w);
+    }
+    // dV/dS from z = sigma S dV/dS.
+    __host__ __device__ double value_gradient(double t, double w, double z) const { return z / (sigma * state(t, w)); }
+
+    // Where the payoff has its kink at T: S_T = strike.
+    __host__ __device__ double terminal_kink() const {
+        return (log(strike / S0) - (mu - 0.5 * sigma * sigma) * T) / sigma;
+    }
+
+    __host__ __device__ double terminal_y(double w) const {
+        const double payoff = Payoff::sign * (state(T, w) - strike);
+        return payoff > 0.0 ? payoff : 0.0;
+    }
+    __host__ __device__ double terminal_z(double w) const {
+        const double S = state(T, w);
+        return Payoff::sign * (S - strike) > 0.0 ? Payoff::sign * sigma * S : 0.0;
+    }
+    __host__ __device__ double driver(double, double, double y, double z) const {
+        return -(r * y + (mu - r + delta) * z / sigma);
+    }
+
+    __host__ __device__ static double normal_cdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
+
+    __host__ __device__ double exact_y(double t, double w) const {
+        const double tau = T - t;
+        if (tau <= 0.0) return terminal_y(w);
+        const double S = state(t, w), s = Payoff::sign;
+        const double d1 = d_1(S, tau), d2 = d1 - sigma * sqrt(tau);
+        return s * (S * exp(-delta * tau) * normal_cdf(s * d1) - strike * exp(-r * tau) * normal_cdf(s * d2));
+    }
+    __host__ __device__ double exact_z(double t, double w) const {
+        const double tau = T - t;
+        if (tau <= 0.0) return terminal_z(w);
+        const double S = state(t, w), s = Payoff::sign;
+        return sigma * S * s * exp(-delta * tau) * normal_cdf(s * d_1(S, tau));
+    }
+
+private:
+    __host__ __device__ double d_1(double S, double tau) const {
+        return (log(S / strike) + (r - delta + 0.5 * sigma * sigma) * tau) / (sigma * sqrt(tau));
+    }
+};
+
+using black_scholes_call = black_scholes_option<CallPayoff>;
+using black_scholes_put = black_scholes_option<PutPayoff>;
+
+}  // namespace bsde

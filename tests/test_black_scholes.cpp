@@ -1,0 +1,57 @@
+// The Black-Scholes option problem's closed form (the paper's Example 3, with the erratum's -delta).
+#include <cmath>
+
+#include "../problems/black_scholes_option.h"
+#include "test_support.h"
+
+using namespace bsde;
+using bsde::test::check_close;
+
+BOOST_AUTO_TEST_SUITE(black_scholes)
+
+BOOST_AUTO_TEST_CASE(closed_form_at_the_papers_parameters) {
+    BOOST_TEST_MESSAGE("call at S0 = K = 100, r = 0.03, mu = 0.05, delta = 0.04, sigma = 0.2, T = 0.33: "
+                       "y_0 = 4.367138903, z_0 = 10.09500595 (scheme.md)");
+    const black_scholes_call call(0.33, {});
+    check_close("y_0", 4.367138903, call.exact_y(0.0, 0.0), 1e-8);
+    check_close("z_0", 10.09500595, call.exact_z(0.0, 0.0), 1e-8);
+}
+
+BOOST_AUTO_TEST_CASE(put_call_parity_with_dividends) {
+    BOOST_TEST_MESSAGE("C - P = S e^(-delta tau) - K e^(-r tau); dC/dS - dP/dS = e^(-delta tau)");
+    const ProblemParameters p{{"strike", 95.0}, {"sigma", 0.3}, {"r", 0.05}, {"delta", 0.02}};
+    const black_scholes_call call(1.0, p);
+    const black_scholes_put put(1.0, p);
+    for (double t : {0.0, 0.5, 0.9})
+        for (double w : {-2.0, -0.5, 0.0, 0.7, 2.0}) {
+            const double tau = 1.0 - t, S = call.state(t, w);
+            const std::string at = "t = " + std::to_string(t) + ", w = " + std::to_string(w);
+            check_close("parity " + at, S * std::exp(-0.02 * tau) - 95.0 * std::exp(-0.05 * tau),
+                        call.exact_y(t, w) - put.exact_y(t, w), 1e-12, S);
+            check_close("delta parity " + at, std::exp(-0.02 * tau),
+                        call.value_gradient(t, w, call.exact_z(t, w)) - put.value_gradient(t, w, put.exact_z(t, w)), 1e-12);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_bad_parameters) {
+    for (const char* name : {"S0", "strike", "sigma"})
+        BOOST_CHECK_THROW(black_scholes_call(0.33, {{name, 0.0}}), InputError);
+    BOOST_CHECK_THROW(black_scholes_call(0.33, {{"kappa", 1.0}}), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(kreiss_kernels_keep_their_moments) {
+    BOOST_TEST_MESSAGE("Phi_4 keeps moments 0..3 (exact on cubics), Phi_2 moments 0..1");
+    for (Smoothing smoothing : {Smoothing::kreiss2, Smoothing::kreiss4}) {
+        const KreissKernel kernel{smoothing};
+        const int exact_degree = smoothing == Smoothing::kreiss4 ? 3 : 1;
+        for (int degree = 0; degree <= exact_degree; ++degree) {
+            auto monomial = [degree](double x) { return std::pow(x - 0.3, degree); };
+            const double dx = 0.1, w = 0.25;
+            // the kink argument splits a piece; the average of a polynomial must not notice it
+            check_close(to_string(smoothing) + ", degree " + std::to_string(degree), monomial(w),
+                        kernel.average(monomial, w, dx, w + 0.037), 1e-13);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
