@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# On the GPU host: the full test runner, then the Black-Scholes call (the paper's Table 8 sizes) with
+# and without smoothing. Logs under $OUT (or ./out).
+set -uo pipefail
+out=${OUT:-out}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+build/bin/bsde_tests 2>&1 | tee "$out/tests.log" | tail -3
+scripts/solve_table.sh ex3 "1 2 3 4 5 6" "32 64 128 256" --backend cuda > "$out/table8_kreiss4.csv" 2>&1
+scripts/solve_table.sh ex3 "1 2 3 4 5 6" "32 64 128 256" --backend cuda --smoothing none > "$out/table8_none.csv" 2>&1
+cut -d, -f1-4,6,8,9 "$out"/table8_*.csv
