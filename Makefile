@@ -38,7 +38,7 @@ TEST_SRC := $(wildcard tests/*.cpp)
 
 ifneq ($(NVCC),)
   CUDA_OBJ := $(BUILD)/src/backend_cuda.o
-  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static -ldl -lrt -lpthread
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static -lrt
 else
   CUDA_OBJ := $(BUILD)/src/backend_cuda_absent.o
   CUDA_LIBS :=

@@ -31,9 +31,6 @@ namespace bsde {
             ::bsde::throw_cuda_error(#call, __FILE__, __LINE__, cusparseGetErrorString(status_)); \
     } while (0)
 
-// Checks the launch of the last kernel (thrust::for_each and friends enqueue without checking).
-#define BSDE_CUDA_CHECK_LAUNCH() BSDE_CUDA_CHECK(cudaGetLastError())
-
 class CudaContext {
 public:
     template <class T>

@@ -54,7 +54,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     out << "problem   " << r.problem << "\n"
         << "scheme    Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", M = " << r.M << ", L = " << s.L
         << ", T = " << s.T << ", R = " << s.R << ", spline " << to_string(s.spline) << ", smoothing "
-        << to_string(s.smoothing) << "\n"
+        << to_string(s.smoothing) << " (of kinked terminal data)\n"
         << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance
         << "; used at most " << r.picard_most_iterations << ", largest last change "
         << std::scientific << std::setprecision(2) << r.picard_largest_change << std::defaultfloat << "\n";
