@@ -145,16 +145,14 @@ struct MultistepPointUpdate {
     }
 };
 
-// The terminal function of a problem as a function of w alone, for the smoothing's averages.
+// The terminal y (component 0) or z (component 1) as a function of w alone, for the smoothing's averages.
 template <class Problem>
-struct TerminalY {
+struct TerminalComponent {
     Problem problem;
-    __host__ __device__ double operator()(double w) const { return problem.terminal_y(w); }
-};
-template <class Problem>
-struct TerminalZ {
-    Problem problem;
-    __host__ __device__ double operator()(double w) const { return problem.terminal_z(w); }
+    int component;
+    __host__ __device__ double operator()(double w) const {
+        return component == 0 ? problem.terminal_y(w) : problem.terminal_z(w);
+    }
 };
 
 // Terminal layer at grid point i: g and grad g, smoothed near a kink (terminal_smoothing.h).
@@ -172,8 +170,8 @@ struct TerminalLayer {
         if constexpr (has_terminal_kink<Problem>::value) {
             const double kink = problem.terminal_kink();
             if (kernel.smoothing != Smoothing::none && fabs(w - kink) < kernel.half_width() * dx) {
-                layer[i] = kernel.average(TerminalY<Problem>{problem}, w, dx, kink);
-                layer[points + i] = kernel.average(TerminalZ<Problem>{problem}, w, dx, kink);
+                layer[i] = kernel.average(TerminalComponent<Problem>{problem, 0}, w, dx, kink);
+                layer[points + i] = kernel.average(TerminalComponent<Problem>{problem, 1}, w, dx, kink);
             }
         }
     }

@@ -63,14 +63,6 @@ public:
         return read(out);
     }
 
-    template <class T>
-    T read(const T* element) {
-        T value;
-        BSDE_CUDA_CHECK(cudaMemcpyAsync(&value, element, sizeof(T), cudaMemcpyDeviceToHost, stream_));
-        synchronize();
-        return value;
-    }
-
     void synchronize() { BSDE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
     void start_timer();
@@ -79,6 +71,14 @@ public:
     double device_bytes_in_use() const;  // device memory taken since this context was created
 
 private:
+    template <class T>
+    T read(const T* element) {
+        T value;
+        BSDE_CUDA_CHECK(cudaMemcpyAsync(&value, element, sizeof(T), cudaMemcpyDeviceToHost, stream_));
+        synchronize();
+        return value;
+    }
+
     void* workspace(vector<char>& buffer, std::size_t bytes);
 
     cudaStream_t stream_ = nullptr;

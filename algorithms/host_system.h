@@ -45,9 +45,6 @@ public:
         return thrust::reduce(policy(), first, first + n, init, op);
     }
 
-    template <class T>
-    T read(const T* element) const { return *element; }
-
     void synchronize() {}
 
     void start_timer() { started_ = std::chrono::steady_clock::now(); }

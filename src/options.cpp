@@ -158,8 +158,6 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     }
     take(vm, "output", invocation.output);
     validate(s);
-    if (s.startup == Startup::exact && !problem.has_exact_solution)
-        throw InputError("--startup exact: problem " + problem.name + " has no exact solution");
     return invocation;
 }
 
