@@ -15,6 +15,7 @@
 
 #include "cubic_spline.h"
 #include "errors.h"
+#include "expectation_rules.h"
 #include "gauss_hermite.h"
 #include "grid.h"
 #include "multistep_weights.h"
@@ -64,20 +65,41 @@ struct PointStatus {
     }
 };
 
-// Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rule.
+// Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules.
 struct StepCoefficients {
     int ky, kz;
     const double* gamma_y;  // ky + 1 entries
     const double* gamma_z;  // kz + 1 entries
-    const double* nodes;    // Gauss-Hermite roots a_l
-    const double* weights;  // omega_l / sqrt(pi)
-    int L;
+    GaussHermiteExpectation smooth_rule;
+    CellGaussLegendreExpectation kinked_rule;
+    int kinked_layer;  // the terminal layer when its data have a kink (read with kinked_rule), else -1
 };
 
-// One step at grid point i: the fused pass over the K stored layers and L nodes, then z^n and y^n.
-//   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z]) ) / g1_0
+// Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point w over a rule's increments.
+template <class Problem>
+struct LayerExpectations {
+    const Problem& problem;
+    UniformGridLocator locate;
+    CubicSplineColumn y_spline, z_spline;
+    double w, t_j;
+    double y = 0.0, z = 0.0, f = 0.0, f_dw = 0.0;
+
+    __host__ __device__ void add(double dW, double omega) {
+        const CellPosition p = locate(w + dW);
+        const double x = locate.x_min + (p.cell + p.t) * locate.dx;  // the clamped point
+        const double y_at = y_spline(p), z_at = z_spline(p);
+        const double f_at = problem.driver(t_j, x, y_at, z_at);
+        y += omega * y_at;
+        z += omega * z_at;
+        f += omega * f_at;
+        f_dw += omega * f_at * dW;
+    }
+};
+
+// One step at grid point i: the fused pass over the K stored layers and their rules' nodes, then z^n and y^n.
+//   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
-// with E_j[phi] = sum_l omega_l / sqrt(pi) phi(w_i + dW), dW = sqrt(2 j dt) a_l, read off layer n+j.
+// with E_j over dW ~ N(0, j dt) (expectation_rules.h), read off the spline of layer n+j.
 template <class Problem>
 struct MultistepPointUpdate {
     Problem problem;
@@ -100,29 +122,18 @@ struct MultistepPointUpdate {
         double z_sum = 0.0;            // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
         for (int j = 1; j <= K; ++j) {
             const double* layer = ring.layer(n + j);
-            const CubicSplineColumn y_spline{layer, layer + 2 * ring.points, locate.dx};
-            const CubicSplineColumn z_spline{layer + ring.points, layer + 3 * ring.points, locate.dx};
-            const double shift = sqrt(2.0 * j * dt);
-            const double t_j = t_n + j * dt;
-            const double gy_j = j <= c.ky ? c.gamma_y[j] : 0.0;
-            const double g1_j = j <= c.kz ? c.gamma_z[j] : 0.0;
-            double e_y = 0.0, e_z = 0.0, e_f = 0.0, e_f_dw = 0.0;
-            for (int l = 0; l < c.L; ++l) {
-                const double dW = shift * c.nodes[l];
-                const CellPosition p = locate(w + dW);
-                const double x = locate.x_min + (p.cell + p.t) * locate.dx;  // the clamped point
-                const double y = y_spline(p), z = z_spline(p);
-                const double f = problem.driver(t_j, x, y, z);
-                const double omega = c.weights[l];
-                e_y += omega * y;
-                e_z += omega * z;
-                e_f += omega * f;
-                e_f_dw += omega * f * dW;
-            }
-            if (j == c.ky) expected_y = e_y;
-            if (j == 1) expected_z1 = e_z;
-            driver_sum += gy_j * e_f;
-            z_sum += g1_j * (e_f_dw - e_z);
+            LayerExpectations<Problem> e{problem, locate,
+                                         CubicSplineColumn{layer, layer + 2 * ring.points, locate.dx},
+                                         CubicSplineColumn{layer + ring.points, layer + 3 * ring.points, locate.dx},
+                                         w, t_n + j * dt};
+            if (n + j == c.kinked_layer)
+                c.kinked_rule(j * dt, e);
+            else
+                c.smooth_rule(j * dt, e);
+            if (j == c.ky) expected_y = e.y;
+            if (j == 1) expected_z1 = e.z;
+            driver_sum += (j <= c.ky ? c.gamma_y[j] : 0.0) * e.f;
+            z_sum += (j <= c.kz ? c.gamma_z[j] : 0.0) * (e.f_dw - e.z);
         }
         const double z = (expected_z1 + z_sum) / c.gamma_z[0];
         const double step = c.ky * dt;
@@ -279,7 +290,7 @@ public:
         } else if (substeps_ > 0) {
             multistep_startup(ring);
         }
-        for (int n = s_.N - K_; n >= 0; --n) step(ring, n, s_.Ky, s_.Kz, time_.dt(), s_.T - (s_.N - n) * time_.dt());
+        for (int n = s_.N - K_; n >= 0; --n) step(ring, n, s_.Ky, s_.Kz, time_.dt(), s_.T - (s_.N - n) * time_.dt(), s_.N);
         check_status(steps_done_);
         context_.synchronize();
         SolveResult result;
@@ -312,16 +323,22 @@ private:
                      fine.layer(fine_N));
         for (int m = fine_N - 1; m >= fine_N - (K_ - 1) * S; --m) {
             const int taken = fine_N - m;
-            step(fine, m, std::min(taken, s_.Ky), std::min(taken, s_.Kz), h, s_.T - taken * h);
+            step(fine, m, std::min(taken, s_.Ky), std::min(taken, s_.Kz), h, s_.T - taken * h, fine_N);
             if (taken % S == 0)
                 thrust::copy(context_.policy(), fine.layer(m), fine.layer(m) + layer_columns * points_,
                              ring.layer(m / S));
         }
     }
 
-    void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n) {
-        const StepCoefficients coefficients{ky, kz, raw(gamma_y_) + ky * (K_ + 1), raw(gamma_z_) + kz * (K_ + 1),
-                                            raw(nodes_), raw(weights_), s_.L};
+    // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
+    void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
+        const StepCoefficients coefficients{ky,
+                                            kz,
+                                            raw(gamma_y_) + ky * (K_ + 1),
+                                            raw(gamma_z_) + kz * (K_ + 1),
+                                            GaussHermiteExpectation{raw(nodes_), raw(weights_), s_.L},
+                                            CellGaussLegendreExpectation{space_.dx()},
+                                            has_terminal_kink<Problem>::value ? terminal : -1};
         thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
                          MultistepPointUpdate<Problem>{problem_, ring, locator(), coefficients, n, t_n, dt,
                                                        s_.picard_iterations, s_.picard_tolerance,

@@ -5,8 +5,13 @@
 // keeps moments 0..m-1 (smooth data are changed by O(dx^m) only) and damps the kink's high frequencies.
 //   kreiss2: Phi_2(x) = 1 - |x| on [-1, 1] (the hat B_1; second order)
 //   kreiss4: Phi_4(x) = 4/3 B_3(x) - 1/6 (B_3(x - 1) + B_3(x + 1)) on [-3, 3], B_3 the centred cubic
-//            B-spline; Fourier (sin(omega/2)/(omega/2))^4 (1 + 2/3 sin^2(omega/2)); fourth order, which
-//            is what the cubic spline and the multistep orders (at most 4) need.
+//            B-spline; Fourier (sin(omega/2)/(omega/2))^4 (1 + 2/3 sin^2(omega/2)); fourth order.
+// Why Phi_4 keeps the multistep orders: its transform vanishes to fourth order at the multiples of 2 pi
+// (the grid's aliasing frequencies), so the cubic spline through the smoothed samples integrates against
+// the smooth Gaussian kernels of the scheme like the data themselves up to O(dx^4) = O(dt^(q+1)) (grid
+// rule), below the scheme's O(dt^q). Without smoothing the spline of the jump in z costs O(dx) (order 1 at
+// best); with Phi_2, O(dx^2). The expectations over this layer must resolve a few cells, which
+// Gauss-Hermite cannot: the sweep takes them cell by cell (expectation_rules.h).
 // Only the points whose kernel reaches the kink are changed: elsewhere g is smooth and the O(dx^m)
 // change would be below the scheme's error.
 #pragma once

@@ -48,6 +48,14 @@ void print_problems(std::ostream& out) {
             << ", R = " << p.default_R << ", L = " << p.default_L << "  " << p.description << "\n";
 }
 
+// "label value   exact ...   error ..." with 12 significant digits and a 3-digit error.
+void print_value(std::ostream& out, const char* label, double value, bool has_exact, double exact) {
+    out << label << " " << std::defaultfloat << std::setprecision(12) << value;
+    if (has_exact)
+        out << "   exact " << exact << "   error " << std::scientific << std::setprecision(3) << std::fabs(value - exact);
+    out << std::defaultfloat << "\n";
+}
+
 void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r) {
     const SchemeSettings& s = inv.settings;
     out << std::setprecision(10);
@@ -65,23 +73,13 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     else
         out << "startup   none needed (K = 1)\n";
     out << "backend   " << r.device << "\n";
-    out << std::setprecision(12);
-    out << "y_0       " << r.y0;
-    if (r.has_exact)
-        out << "   exact " << r.y0_exact << "   error " << std::scientific << std::setprecision(3)
-            << std::fabs(r.y0 - r.y0_exact) << std::defaultfloat << std::setprecision(12);
-    out << "\nz_0       " << r.z0;
-    if (r.has_exact)
-        out << "   exact " << r.z0_exact << "   error " << std::scientific << std::setprecision(3)
-            << std::fabs(r.z0 - r.z0_exact) << std::defaultfloat;
-    out << "\n";
+    print_value(out, "y_0      ", r.y0, r.has_exact, r.y0_exact);
+    print_value(out, "z_0      ", r.z0, r.has_exact, r.z0_exact);
     if (r.has_state) {
         const std::size_t c = r.w.size() / 2;
-        out << "price     " << r.y0 << " at S = " << r.state[c] << "   exact " << r.y0_exact << "   error "
-            << std::scientific << std::setprecision(3) << std::fabs(r.y0 - r.y0_exact) << std::defaultfloat
-            << std::setprecision(12) << "\ndelta     " << r.gradient[c] << "   exact " << r.gradient_exact[c] << "   error "
-            << std::scientific << std::setprecision(3) << std::fabs(r.gradient[c] - r.gradient_exact[c])
-            << std::defaultfloat << "\n";
+        out << "at S = " << std::setprecision(12) << r.state[c] << ":\n";
+        print_value(out, "price    ", r.y0, true, r.y0_exact);
+        print_value(out, "delta    ", r.gradient[c], true, r.gradient_exact[c]);
     }
     if (r.has_exact)
         out << "max error over |w| <= R/2: y " << std::scientific << std::setprecision(3) << r.max_y_error_inner

@@ -1,11 +1,12 @@
-// The Black-Scholes option problem's closed form (the paper's Example 3, with the erratum's -delta).
+// The Black-Scholes option problem (the paper's Example 3): its closed form (with the erratum's -delta),
+// the Kreiss kernels, and the scheme's orders with and without smoothing of the kinked payoff.
 #include <cmath>
 
 #include "../problems/black_scholes_option.h"
 #include "test_support.h"
 
 using namespace bsde;
-using bsde::test::check_close;
+using namespace bsde::test;
 
 BOOST_AUTO_TEST_SUITE(black_scholes)
 
@@ -52,6 +53,35 @@ BOOST_AUTO_TEST_CASE(kreiss_kernels_keep_their_moments) {
                         kernel.average(monomial, w, dx, w + 0.037), 1e-13);
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(call_converges_at_the_schemes_orders) {
+    BOOST_TEST_MESSAGE("bs-call (f depends on z), K = 1..6, N = 16, 32, 64, the paper's grid, Kreiss smoothing Phi_4: "
+                       "y and z orders >= min(K, 3) - 0.3 with Ky = Kz = K; y order >= min(K+1, 3) - 0.3 with Kz = Ky + 1");
+    for (int K = 1; K <= 6; ++K) {
+        check_orders("bs-call", K, K, 0, z_error, "z", std::min(K, 3));
+        check_orders("bs-call", K, K, 0, y_error, "y", std::min(K, 3));
+        if (K <= 2) check_orders("bs-call", K, K + 1, K + 1, y_error, "y", K + 1);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(without_smoothing_the_order_drops) {
+    BOOST_TEST_MESSAGE("bs-call, K = 3, 4, 6 (order 3 with smoothing): with --smoothing none the mean order over "
+                       "N = 16..64 is at most 1.5 for y and z (the spline of the payoff's jump in z costs O(dx) = O(dt)), "
+                       "with Phi_4 at least 2.7");
+    for (int K : {3, 4, 6})
+        for (auto [error, variable] : {std::make_pair(y_error, "y"), std::make_pair(z_error, "z")}) {
+            for (Smoothing smoothing : {Smoothing::none, Smoothing::kreiss4}) {
+                const std::vector<double> e = errors_at_16_32_64("bs-call", K, K, 0, error, smoothing);
+                const double mean_order = observed_order(e[0], e[2]) / 2;
+                const bool smoothed = smoothing == Smoothing::kreiss4;
+                BOOST_CHECK_MESSAGE(smoothed ? mean_order >= 2.7 : mean_order <= 1.5,
+                                    "K = " << K << ", smoothing " << to_string(smoothing) << ": mean order of " << variable
+                                           << " expected " << (smoothed ? ">= 2.7" : "<= 1.5") << ", got " << mean_order
+                                           << " (errors " << scientific(e[0]) << ", " << scientific(e[1]) << ", "
+                                           << scientific(e[2]) << ")");
+            }
+        }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
