@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# On the GPU host: the full test runner, then the Black-Scholes call (the paper's Table 8 sizes) with
-# and without smoothing. Logs under $OUT (or ./out).
+# On the GPU host: the full test runner, then the Black-Scholes call at the paper's Table 8 sizes on cuda
+# with each smoothing, and on omp with the default. Logs under $OUT (or ./out).
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 build/bin/bsde_tests 2>&1 | tee "$out/tests.log" | tail -3
-scripts/solve_table.sh ex3 "1 2 3 4 5 6" "32 64 128 256" --backend cuda > "$out/table8_kreiss4.csv" 2>&1
-scripts/solve_table.sh ex3 "1 2 3 4 5 6" "32 64 128 256" --backend cuda --smoothing none > "$out/table8_none.csv" 2>&1
-cut -d, -f1-4,6,8,9 "$out"/table8_*.csv
+for smoothing in kreiss4 kreiss2 none; do
+  scripts/solve_table.sh ex3 "1 2 3 4 5 6" "32 64 128 256" --backend cuda --smoothing $smoothing \
+    > "$out/table8_$smoothing.csv" 2>&1
+done
+scripts/solve_table.sh ex3 "1 2 3 4 5 6" "32 64 128 256" --backend omp > "$out/table8_kreiss4_omp.csv" 2>&1
+cut -d, -f1-4,6,8,9 "$out"/table8_kreiss4*.csv
