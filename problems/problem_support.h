@@ -20,8 +20,8 @@ inline void check_parameter_names(const ProblemParameters& given, const std::str
             allowed += (allowed.empty() ? "" : ", ") + std::string(name);
         }
         if (!found)
-            throw InputError("parameter '" + entry.first + "' is not one of problem " + problem +
-                             (allowed.empty() ? " (it takes none)" : " (allowed: " + allowed + ")"));
+            throw InputError("--" + entry.first + ": not a parameter of problem " + problem +
+                             (allowed.empty() ? " (it takes none)" : " (its parameters: " + allowed + ")"));
     }
 }
 

@@ -150,6 +150,13 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
         {{"solve", "--config", not_numeric}, 2, "abc"},
         {{"grid", "--config", bad_range}, 2, "--K 0"},
         {unwritable, 2, "--output '/nonexistent_dir/out.csv'"},
+        {{"solve", "--problem", "bs-call", "--S0", "0"}, 2, "--S0"},
+        {{"solve", "--problem", "bs-put", "--strike", "-5"}, 2, "--strike"},
+        {{"solve", "--problem", "bs-call", "--sigma", "0"}, 2, "--sigma"},
+        {{"solve", "--problem", "bs-call", "--sigma", "0.001"}, 2, "sigma too small"},
+        {{"solve", "--problem", "bs-call", "--T", "-0.33"}, 2, "--T"},
+        {{"solve", "--problem", "bs-digital"}, 2, "--problem 'bs-digital'"},
+        {{"solve", "--problem", "ex1", "--sigma", "0.3"}, 2, "--sigma"},
     };
     for (const BadInput& row : rows) check_bad_input(row);
 }
