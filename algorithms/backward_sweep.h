@@ -386,7 +386,7 @@ private:
         result.w.resize(points_);
         for (int i = 0; i < points_; ++i) result.w[i] = space_.point(i);
         result.y0 = result.y[space_.centre()];
-        result.z0 = result.z[space_.centre()];
+        result.z0 = {result.z[space_.centre()]};
         result.picard_most_iterations = picard_most_;
         result.picard_largest_change = picard_change_largest_;
         result.storage_bytes = storage_bytes();
@@ -403,7 +403,7 @@ private:
             result.z_exact[i] = problem_.exact_z(0.0, result.w[i]);
         }
         result.y0_exact = result.y_exact[space_.centre()];
-        result.z0_exact = result.z_exact[space_.centre()];
+        result.z0_exact = {result.z_exact[space_.centre()]};
         collect_state(result, std::integral_constant<bool, has_state_map<Problem>::value>());
         for (int component = 0; component < 2; ++component) {
             auto errors = thrust::make_transform_iterator(

@@ -1,5 +1,6 @@
 #include "solver.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "errors.h"
@@ -50,6 +51,13 @@ void validate(const SchemeSettings& s) {
     require(s.grid_order >= 0 && s.grid_order <= 8, "--grid-order " + std::to_string(s.grid_order) +
                                                         ": must be in [0, 8] (0 = the paper's rule)");
     require(s.startup_substeps >= 0, "--startup-substeps: must be >= 0 (0 = automatic)");
+}
+
+double SolveResult::z0_error() const {
+    double largest = 0;
+    for (std::size_t k = 0; k < z0.size() && k < z0_exact.size(); ++k)
+        largest = std::max(largest, std::fabs(z0[k] - z0_exact[k]));
+    return largest;
 }
 
 }  // namespace bsde

@@ -41,22 +41,27 @@ void validate(const SchemeSettings& settings);
 
 struct SolveResult {
     std::string problem, device;
+    int dimension = 1;           // d: the grid has (M+1)^d points, point p = i_1 (M+1) + i_2 in 2D
     int M = 0;
     double dx = 0, dt = 0;
     int startup_substeps = 0;    // 0 when the start-up was exact
-    std::vector<double> w, y, z;                // t = 0 on the whole grid
+    std::vector<double> w, y, z;                // t = 0 on the whole grid; w and z: d columns of (M+1)^d
     // problems with a state map (options): S(0, w), dV/dS = value_gradient(z) and its exact value
     bool has_state = false;
     std::vector<double> state, gradient, gradient_exact;
     bool has_exact = false;
     std::vector<double> y_exact, z_exact;
-    double y0 = 0, z0 = 0, y0_exact = 0, z0_exact = 0;   // at w = 0
+    double y0 = 0, y0_exact = 0;                 // at w = 0
+    std::vector<double> z0, z0_exact;            // at w = 0, d components
     double max_y_error_inner = 0, max_z_error_inner = 0; // largest error over |w| <= R/2
     int picard_most_iterations = 0;   // over every point and step of the main sweep
     double picard_largest_change = 0; // largest last change over every point and step
     double sweep_seconds = 0;         // start-up and backward sweep, after set-up
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
+
+    double y0_error() const { return y0 > y0_exact ? y0 - y0_exact : y0_exact - y0; }
+    double z0_error() const;  // largest |z_0 - exact| over the components
 };
 
 }  // namespace bsde

@@ -74,7 +74,9 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         out << "startup   none needed (K = 1)\n";
     out << "backend   " << r.device << "\n";
     print_value(out, "y_0      ", r.y0, r.has_exact, r.y0_exact);
-    print_value(out, "z_0      ", r.z0, r.has_exact, r.z0_exact);
+    for (std::size_t k = 0; k < r.z0.size(); ++k)
+        print_value(out, r.z0.size() == 1 ? "z_0      " : k == 0 ? "z_0[1]   " : "z_0[2]   ", r.z0[k], r.has_exact,
+                    r.has_exact ? r.z0_exact[k] : 0.0);
     if (r.has_state) {
         const std::size_t c = r.w.size() / 2;
         out << "at S = " << std::setprecision(12) << r.state[c] << ":\n";
