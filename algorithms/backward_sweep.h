@@ -352,6 +352,7 @@ private:
         step_times_.push_back(t_n);
         ++steps_done_;
         if (steps_done_ % status_check_interval == 0) check_status(steps_done_);
+        if (s_.progress && steps_done_ % progress_interval == 0) s_.progress(steps_done_, static_cast<int>(status_.size()));
         fitter_.fit(layer, layer + 2 * points_, 2);
     }
 
@@ -436,6 +437,7 @@ private:
     }
 
     static constexpr int status_check_interval = 64;
+    static constexpr int progress_interval = 8;
 
     Context& context_;
     Problem problem_;

@@ -10,6 +10,16 @@ namespace bsde {
 
 std::string to_string(Startup startup) { return startup == Startup::exact ? "exact" : "multistep"; }
 
+std::string to_string(Interpolation2D interpolation) {
+    return interpolation == Interpolation2D::bicubic ? "bicubic" : "spline";
+}
+
+Interpolation2D parse_interpolation(const std::string& name) {
+    if (name == "spline") return Interpolation2D::spline;
+    if (name == "bicubic") return Interpolation2D::bicubic;
+    throw InputError("--interp '" + name + "': allowed values are spline, bicubic");
+}
+
 Startup parse_startup(const std::string& name) {
     if (name == "multistep") return Startup::multistep;
     if (name == "exact") return Startup::exact;

@@ -1,5 +1,6 @@
 // What a solve takes and what it gives back: plain C++ shared by the front end and every backend.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,7 +17,18 @@ enum class Startup {
 std::string to_string(Startup startup);
 Startup parse_startup(const std::string& name);  // throws InputError
 
+// Interpolation of a 2D layer (1D layers use the cubic spline).
+enum class Interpolation2D {
+    spline,  // tensor-product cubic spline (not-a-knot), one B-spline coefficient per point and function
+    bicubic  // the paper's: values, first and mixed derivatives by 4th-order differences, 16 coefficients per cell
+};
+std::string to_string(Interpolation2D interpolation);
+Interpolation2D parse_interpolation(const std::string& name);  // throws InputError
+
 using ProblemParameters = std::map<std::string, double>;
+
+// Called by the sweep now and then with the steps done and the steps in all (start-up included).
+using ProgressCallback = std::function<void(int steps_done, int steps_total)>;
 
 struct SchemeSettings {
     int Ky = 3, Kz = 3;          // multistep orders of y and z
@@ -31,7 +43,9 @@ struct SchemeSettings {
     SplineBoundary spline = SplineBoundary::not_a_knot;
     Smoothing smoothing = Smoothing::kreiss4;  // of kinked terminal data (problems with terminal_kink())
     int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
+    Interpolation2D interpolation = Interpolation2D::spline;  // 2D problems only
     ProblemParameters problem_parameters;
+    ProgressCallback progress;   // optional
 
     int K() const { return Ky > Kz ? Ky : Kz; }
 };
