@@ -33,7 +33,8 @@ BOOST_TEST_HEADER := /usr/include/boost/test/included/unit_test.hpp
 CORE_SRC := algorithms/gauss_hermite.cpp algorithms/multistep_weights.cpp algorithms/grid.cpp \
             algorithms/cubic_spline.cpp algorithms/solver.cpp algorithms/backend.cpp \
             problems/registry.cpp src/backend_serial.cpp src/backend_omp.cpp
-CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp
+CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/study.cpp src/study_output.cpp src/progress.cpp \
+            src/bench.cpp
 TEST_SRC := $(wildcard tests/*.cpp)
 
 ifneq ($(NVCC),)
@@ -56,7 +57,8 @@ TESTS := $(BUILD)/bin/bsde_tests
 .PHONY: all run test deps clean
 all: deps $(BSDE) $(TESTS)
 
-# Boost.Program_options and Boost.Test from Debian, installed when missing and possible.
+# Boost.Program_options, Boost.Test and gnuplot (the plots of bsde study, which runs without it too)
+# from Debian, installed when missing and possible.
 BOOST_PACKAGES := libboost-program-options-dev libboost-test-dev
 deps:
 	@if [ ! -f $(BOOST_PO) ] || [ ! -f $(BOOST_TEST_HEADER) ]; then \
@@ -65,6 +67,14 @@ deps:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BOOST_PACKAGES)) >/dev/null || exit 1; \
 	  else \
 	    echo "Boost is missing; run: sudo apt-get install -y $(BOOST_PACKAGES)" >&2; exit 1; \
+	  fi; \
+	fi
+	@if ! command -v gnuplot >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing gnuplot-nox (the plots of bsde study)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox) >/dev/null || exit 1; \
+	  else \
+	    echo "gnuplot is missing (bsde study plots); run: sudo apt-get install -y gnuplot-nox" >&2; exit 1; \
 	  fi; \
 	fi
 	@[ -d $(CCCL)/thrust ] || { echo "Thrust/CUB headers not found under $(CCCL); install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; }

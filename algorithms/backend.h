@@ -40,6 +40,12 @@ public:
                                                 const std::vector<double>& moments, double x_min,
                                                 double dx, const std::vector<double>& points) const = 0;
 
+    // The interpolant `kind` of one function's (M+1)^2 values on the grid (x_min + i1 dx, x_min + i2 dx),
+    // point i1 (M+1) + i2, at the points (x1[k], x2[k]), clamped to the domain.
+    virtual std::vector<double> interpolate_2d(Interpolation2D kind, const std::vector<double>& values, int M,
+                                               double x_min, double dx, const std::vector<double>& x1,
+                                               const std::vector<double>& x2) const = 0;
+
     virtual SolveResult solve(const std::string& problem, const SchemeSettings& settings) const = 0;
 };
 

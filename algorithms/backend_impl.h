@@ -12,9 +12,22 @@
 #include "../problems/problem_list.h"
 #include "backend.h"
 #include "backward_sweep.h"
+#include "bicubic.h"
 #include "spline_fitter.h"
+#include "tensor_spline.h"
 
 namespace bsde {
+
+// One function's 2D interpolant at the point (x1, x2): locate, then evaluate.
+template <class Evaluator>
+struct Interpolant2DAtPoint {
+    Evaluator evaluate;
+    const double* values;
+    const double* data;
+    __host__ __device__ double operator()(double x1, double x2) const {
+        return evaluate(values, data, evaluate.locate(Vec2{{x1, x2}}));
+    }
+};
 
 template <class Context>
 class BackendImpl final : public BackendOps {
@@ -59,6 +72,17 @@ public:
         });
     }
 
+    std::vector<double> interpolate_2d(Interpolation2D kind, const std::vector<double>& values, int M, double x_min,
+                                       double dx, const std::vector<double>& x1,
+                                       const std::vector<double>& x2) const override {
+        return guarded([&] {
+            Context context;
+            if (kind == Interpolation2D::bicubic)
+                return interpolate_2d_with(BicubicFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
+            return interpolate_2d_with(TensorSplineFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
+        });
+    }
+
     SolveResult solve(const std::string& problem, const SchemeSettings& settings) const override {
         return guarded([&] {
 #define BSDE_SOLVE_IF_NAMED(P)                                          \
@@ -83,11 +107,35 @@ private:
         return out;
     }
 
+    // Fits one function and evaluates its interpolant at the points (x1[k], x2[k]).
+    template <class Fitter>
+    static std::vector<double> interpolate_2d_with(Fitter&& fitter, Context& context, const std::vector<double>& values,
+                                                   const std::vector<double>& x1, const std::vector<double>& x2) {
+        Vector<double> v(values.begin(), values.end()), data(fitter.data_size()), p1(x1.begin(), x1.end()),
+            p2(x2.begin(), x2.end()), out(x1.size());
+        fitter.fit(raw(v), raw(data), 1);
+        using Evaluator = decltype(fitter.evaluator());
+        thrust::transform(context.policy(), p1.begin(), p1.end(), p2.begin(), out.begin(),
+                          Interpolant2DAtPoint<Evaluator>{fitter.evaluator(), raw(v), raw(data)});
+        return to_host(out);
+    }
+
+    // The interpolation: the cubic spline in 1D, the chosen one in 2D.
     template <class Problem>
     static SolveResult solve_with(const SchemeSettings& settings) {
+        if constexpr (Problem::dimension == 1) {
+            return sweep_with<Problem, CubicSpline1D>(settings);
+        } else {
+            return settings.interpolation == Interpolation2D::bicubic ? sweep_with<Problem, Bicubic2D>(settings)
+                                                                      : sweep_with<Problem, TensorSpline2D>(settings);
+        }
+    }
+
+    template <class Problem, class Interpolation>
+    static SolveResult sweep_with(const SchemeSettings& settings) {
         Context context;
         const Problem problem(settings.T, settings.problem_parameters);
-        BackwardSweep<Problem, Context> sweep(context, problem, settings);
+        BackwardSweep<Problem, Interpolation, Context> sweep(context, problem, settings);
         SolveResult result = sweep.run();
         result.problem = Problem::name;
         result.device = context.description();

@@ -1,9 +1,14 @@
 // The backward sweep of the multistep scheme (scheme.md, "One backward step"), written once as
-// Thrust algorithms over the backend's vectors; a template on the problem and the backend context.
+// Thrust algorithms over the backend's vectors; a template on the problem (its dimension d = 1 or 2),
+// the interpolation family (interpolation.h) and the backend context.
 #pragma once
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -13,247 +18,53 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include "cubic_spline.h"
 #include "errors.h"
-#include "expectation_rules.h"
 #include "gauss_hermite.h"
 #include "grid.h"
+#include "interpolation.h"
 #include "multistep_weights.h"
 #include "solver.h"
-#include "spline_fitter.h"
-#include "terminal_smoothing.h"
+#include "sweep_functors.h"
 
 namespace bsde {
 
-// A stored time layer: y and z with their spline moments, [y | z | y'' | z''], M+1 each.
-constexpr int layer_columns = 4;
-
-// K+1 layers in a ring: layer n lives in slot n mod (K+1), so the step that writes layer n never
-// touches the K layers n+1..n+K it reads, and no layer is ever copied.
-struct LayerRingView {
-    double* base;
-    int slots, points;
-    __host__ __device__ double* layer(int n) const { return base + (n % slots) * layer_columns * points; }
-};
-
-// Largest Picard change, most Picard iterations and first non-finite grid index of one step.
-struct StepStatus {
-    double picard_change;
-    int picard_iterations;
-    int first_nonfinite;  // INT_MAX when every value is finite
-};
-
-__host__ __device__ inline bool is_finite(double x) { return x - x == 0.0; }  // false for inf and NaN
-
-struct CombineStepStatus {
-    __host__ __device__ StepStatus operator()(const StepStatus& a, const StepStatus& b) const {
-        return {a.picard_change > b.picard_change ? a.picard_change : b.picard_change,
-                a.picard_iterations > b.picard_iterations ? a.picard_iterations : b.picard_iterations,
-                a.first_nonfinite < b.first_nonfinite ? a.first_nonfinite : b.first_nonfinite};
-    }
-};
-
-// Status of grid point i after a step.
-struct PointStatus {
-    const double* y;
-    const double* z;
-    const double* picard_change;
-    const int* picard_iterations;
-    __host__ __device__ StepStatus operator()(int i) const {
-        const bool finite = is_finite(y[i]) && is_finite(z[i]);
-        return {picard_change[i], picard_iterations[i], finite ? INT_MAX : i};
-    }
-};
-
-// Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules.
-struct StepCoefficients {
-    int ky, kz;
-    const double* gamma_y;  // ky + 1 entries
-    const double* gamma_z;  // kz + 1 entries
-    GaussHermiteExpectation smooth_rule;
-    CellGaussLegendreExpectation kinked_rule;
-    int kinked_layer;  // the terminal layer when its data have a kink (read with kinked_rule), else -1
-};
-
-// Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point w over a rule's increments.
-template <class Problem>
-struct LayerExpectations {
-    const Problem& problem;
-    UniformGridLocator locate;
-    CubicSplineColumn y_spline, z_spline;
-    double w, t_j;
-    double y = 0.0, z = 0.0, f = 0.0, f_dw = 0.0;
-
-    __host__ __device__ void add(double dW, double omega) {
-        const CellPosition p = locate(w + dW);
-        const double x = locate.x_min + (p.cell + p.t) * locate.dx;  // the clamped point
-        const double y_at = y_spline(p), z_at = z_spline(p);
-        const double f_at = problem.driver(t_j, x, y_at, z_at);
-        y += omega * y_at;
-        z += omega * z_at;
-        f += omega * f_at;
-        f_dw += omega * f_at * dW;
-    }
-};
-
-// One step at grid point i: the fused pass over the K stored layers and their rules' nodes, then z^n and y^n.
-//   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0
-//   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
-// with E_j over dW ~ N(0, j dt) (expectation_rules.h), read off the spline of layer n+j.
-template <class Problem>
-struct MultistepPointUpdate {
-    Problem problem;
-    LayerRingView ring;
-    UniformGridLocator locate;
-    StepCoefficients c;
-    int n;             // the layer being computed
-    double t_n, dt;
-    int picard_iterations;
-    double picard_tolerance;
-    double* picard_change;
-    int* picard_used;
-
-    __host__ __device__ void operator()(int i) const {
-        const double w = locate.x_min + i * locate.dx;
-        const int K = c.ky > c.kz ? c.ky : c.kz;
-        double expected_y = 0.0;       // E_ky[y_{n+ky}]
-        double driver_sum = 0.0;       // sum_{j<=ky} gy_j E_j[f_j]
-        double expected_z1 = 0.0;      // E_1[z_{n+1}]
-        double z_sum = 0.0;            // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
-        for (int j = 1; j <= K; ++j) {
-            const double* layer = ring.layer(n + j);
-            LayerExpectations<Problem> e{problem, locate,
-                                         CubicSplineColumn{layer, layer + 2 * ring.points, locate.dx},
-                                         CubicSplineColumn{layer + ring.points, layer + 3 * ring.points, locate.dx},
-                                         w, t_n + j * dt};
-            if (n + j == c.kinked_layer)
-                c.kinked_rule(j * dt, e);
-            else
-                c.smooth_rule(j * dt, e);
-            if (j == c.ky) expected_y = e.y;
-            if (j == 1) expected_z1 = e.z;
-            driver_sum += (j <= c.ky ? c.gamma_y[j] : 0.0) * e.f;
-            z_sum += (j <= c.kz ? c.gamma_z[j] : 0.0) * (e.f_dw - e.z);
-        }
-        const double z = (expected_z1 + z_sum) / c.gamma_z[0];
-        const double step = c.ky * dt;
-        const double explicit_y = expected_y + step * driver_sum;
-        double y = ring.layer(n + 1)[i];  // start Picard from y^{n+1} at the same point
-        double change = 0.0;
-        int used = 0;
-        while (used < picard_iterations) {
-            const double next = explicit_y + step * c.gamma_y[0] * problem.driver(t_n, w, y, z);
-            change = fabs(next - y);
-            y = next;
-            ++used;
-            if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
-        }
-        double* out = ring.layer(n);
-        out[i] = y;
-        out[ring.points + i] = z;
-        picard_change[i] = change;
-        picard_used[i] = used;
-    }
-};
-
-// The terminal y (component 0) or z (component 1) as a function of w alone, for the smoothing's averages.
-template <class Problem>
-struct TerminalComponent {
-    Problem problem;
-    int component;
-    __host__ __device__ double operator()(double w) const {
-        return component == 0 ? problem.terminal_y(w) : problem.terminal_z(w);
-    }
-};
-
-// Terminal layer at grid point i: g and grad g, smoothed near a kink (terminal_smoothing.h).
-template <class Problem>
-struct TerminalLayer {
-    Problem problem;
-    double* layer;
-    int points;
-    double x_min, dx;
-    KreissKernel kernel;
-    __host__ __device__ void operator()(int i) const {
-        const double w = x_min + i * dx;
-        layer[i] = problem.terminal_y(w);
-        layer[points + i] = problem.terminal_z(w);
-        if constexpr (has_terminal_kink<Problem>::value) {
-            const double kink = problem.terminal_kink();
-            if (kernel.smoothing != Smoothing::none && fabs(w - kink) < kernel.half_width() * dx) {
-                layer[i] = kernel.average(TerminalComponent<Problem>{problem, 0}, w, dx, kink);
-                layer[points + i] = kernel.average(TerminalComponent<Problem>{problem, 1}, w, dx, kink);
-            }
-        }
-    }
-};
-
-// The exact solution at time t at grid point i (the exact start-up of verification runs).
-template <class Problem>
-struct ExactLayer {
-    Problem problem;
-    double* layer;
-    int points;
-    double x_min, dx, t;
-    __host__ __device__ void operator()(int i) const {
-        if constexpr (Problem::has_exact_solution) {
-            const double w = x_min + i * dx;
-            layer[i] = problem.exact_y(t, w);
-            layer[points + i] = problem.exact_z(t, w);
-        }
-    }
-};
-
-// |numerical - exact| of y (component 0) or z (component 1) at t = 0 for grid point i with
-// |w_i| <= inner_half_width, 0 elsewhere (the truncated domain's edges are not the scheme's error).
-template <class Problem>
-struct InnerError {
-    Problem problem;
-    const double* layer;
-    int points;
-    double x_min, dx, inner_half_width;
-    int component;
-    __host__ __device__ double operator()(int i) const {
-        const double w = x_min + i * dx;
-        if (fabs(w) > inner_half_width) return 0.0;
-        const double exact = component == 0 ? problem.exact_y(0.0, w) : problem.exact_z(0.0, w);
-        return fabs(layer[component * points + i] - exact);
-    }
-};
-
-// Problems whose forward process is a state S(t, w) with a value gradient dV/dS (options).
-template <class P, class = void>
-struct has_state_map : std::false_type {};
-template <class P>
-struct has_state_map<P, std::void_t<decltype(std::declval<const P&>().value_gradient(0.0, 0.0, 0.0))>>
-    : std::true_type {};
-
-struct Maximum {
-    __host__ __device__ double operator()(double a, double b) const { return a > b ? a : b; }
-};
-
-template <class Problem, class Context>
+template <class Problem, class Interpolation, class Context>
 class BackwardSweep {
 public:
+    static constexpr int d = Problem::dimension;
     using Vector = typename Context::template vector<double>;
+    using Fitter = typename Interpolation::template Fitter<Context>;
 
     BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings)
         : context_(context), problem_(problem), s_(settings), time_{settings.N, settings.T},
           space_{space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order),
-                 settings.R},
-          K_(settings.K()), points_(space_.points()),
-          fitter_(context, space_.M, settings.spline, space_.dx()),
-          picard_change_(points_), picard_used_(points_) {
+                 settings.R, d},
+          K_(settings.K()), points_(space_.points()), grid_{-settings.R, space_.dx(), space_.M},
+          fitter_(Interpolation::make_fitter(context, space_.M, -settings.R, space_.dx(), settings)) {
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
         if constexpr (has_terminal_kink<Problem>::value) {
-            const double kink = problem.terminal_kink();
-            if (!(std::fabs(kink) <= s_.R / 2))
-                throw InputError("the terminal data's kink at w = " + std::to_string(kink) + " lies outside [-R/2, R/2] = [" +
-                                 std::to_string(-s_.R / 2) + ", " + std::to_string(s_.R / 2) +
-                                 "]: the grid cannot resolve it (for an option: sigma too small or the strike too far "
-                                 "from S0; raise --sigma or --R)");
+            if constexpr (d == 1) {
+                const double kink = problem.terminal_kink();
+                if (!(std::fabs(kink) <= s_.R / 2))
+                    throw InputError("the terminal data's kink at w = " + format_number(kink) +
+                                     " lies outside [-R/2, R/2] = [" + format_number(-s_.R / 2) + ", " +
+                                     format_number(s_.R / 2) +
+                                     "]: the grid cannot resolve it (for an option: sigma too small or the strike too "
+                                     "far from S0; raise --sigma or --R)");
+            } else {
+                const KinkLine kink = problem.terminal_kink();
+                if (!(std::fabs(kink.offset) <= s_.R / 2))
+                    throw InputError("the terminal data's kink line lies " + format_number(std::fabs(kink.offset)) +
+                                     " from w = 0, beyond R/2 = " + format_number(s_.R / 2) +
+                                     ": the grid cannot resolve it (for an exchange option: the volatilities too "
+                                     "small or S1/S2 too far from 1; raise --sigma1, --sigma2 or --R)");
+            }
         }
+        substeps_ = s_.startup == Startup::exact || K_ == 1 ? 0
+                    : s_.startup_substeps > 0 ? s_.startup_substeps
+                                              : static_cast<int>(std::ceil(1.0 / std::sqrt(time_.dt())));
+        const double needed_bytes = check_memory();
         const GaussHermiteRule rule = gauss_hermite(s_.L);
         std::vector<double> weights(rule.weights);
         const double pi = 3.14159265358979323846;
@@ -269,24 +80,31 @@ public:
         }
         gamma_y_.assign(gy.begin(), gy.end());
         gamma_z_.assign(g1.begin(), g1.end());
-        substeps_ = s_.startup == Startup::exact || K_ == 1 ? 0
-                    : s_.startup_substeps > 0 ? s_.startup_substeps
-                                              : static_cast<int>(std::ceil(1.0 / std::sqrt(time_.dt())));
-        const int steps = (K_ - 1) * substeps_ + (s_.N - K_ + 1);
-        status_.resize(steps);
-        host_status_.resize(steps);
-        ring_.resize(static_cast<std::size_t>(K_ + 1) * layer_columns * points_);
-        if (substeps_ > 0) fine_ring_.resize(ring_.size());
+        // An allocation that fails although check_memory passed (other processes, fragmentation) is reported
+        // with the amount. Test hook (README, "Errors and exit codes"): BSDE_TEST_FAIL_ALLOCATION=1 makes it
+        // fail here as an exhausted allocator does (std::bad_alloc).
+        try {
+            if (std::getenv("BSDE_TEST_FAIL_ALLOCATION")) throw std::bad_alloc();
+            status_.resize(steps());
+            host_status_.resize(steps());
+            picard_change_.resize(points_);
+            picard_used_.resize(points_);
+            ring_.resize(ring_doubles());
+            if (substeps_ > 0) fine_ring_.resize(ring_.size());
+        } catch (const std::exception& e) {  // std::bad_alloc, thrust::system_error (CUDA)
+            throw DeviceError("allocating " + mebibytes(needed_bytes) + " MiB for the solver's arrays failed (" +
+                              e.what() + "; N = " + std::to_string(s_.N) + ", M = " + std::to_string(space_.M) +
+                              ", d = " + std::to_string(d) + ", K = " + std::to_string(K_) + "); lower --N or --K");
+        }
     }
 
     SolveResult run() {
         context_.start_timer();
-        const LayerRingView ring{raw(ring_), K_ + 1, points_};
-        set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), points_, -s_.R, space_.dx(),
-                                                     KreissKernel{s_.smoothing}});
+        const LayerRingView ring = ring_view(ring_);
+        set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
         if (s_.startup == Startup::exact) {
             for (int n = s_.N - 1; n > s_.N - K_; --n)
-                set_layer(ring, n, ExactLayer<Problem>{problem_, ring.layer(n), points_, -s_.R, space_.dx(), n * time_.dt()});
+                set_layer(ring, n, ExactLayer<Problem>{problem_, ring.layer(n), grid_, n * time_.dt()});
         } else if (substeps_ > 0) {
             multistep_startup(ring);
         }
@@ -295,6 +113,8 @@ public:
         context_.synchronize();
         SolveResult result;
         result.sweep_seconds = context_.elapsed_seconds();
+        result.phases_timed = s_.time_phases;
+        result.phase_seconds = phases_;
         collect(ring.layer(0), result);
         return result;
     }
@@ -303,30 +123,106 @@ private:
     template <class V>
     static auto raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
 
-    // Layer n from the problem (terminal condition or exact solution), with its moments.
+    int functions() const { return 1 + d; }
+    int steps() const { return (K_ - 1) * substeps_ + (s_.N - K_ + 1); }
+    std::size_t ring_doubles() const {
+        return static_cast<std::size_t>(K_ + 1) * functions() * (points_ + fitter_.data_size());
+    }
+    LayerRingView ring_view(Vector& v) {
+        return {raw(v), K_ + 1, points_, static_cast<int>(fitter_.data_size()), functions()};
+    }
+
+    // The arrays the run allocates next (rings, Picard and status arrays); the fitter's workspace is
+    // already taken. Stops before allocating when they exceed the free memory (the device's; the host's
+    // MemAvailable on serial and omp), naming both amounts and the largest N that fits, and when a ring
+    // has more values than 32-bit indices reach. Returns the bytes needed. Test hook (README, "Errors and
+    // exit codes"): BSDE_TEST_FREE_BYTES=B takes B bytes as the memory free before the run.
+    double check_memory() {
+        // For N steps (M, and the start-up's substeps, follow N), with the interpolation data and the
+        // fitter's workspace per grid point of this grid: the bytes allocated after the fitter, the
+        // fitter's bytes and the values of one ring.
+        const double data_per_point = double(fitter_.data_size()) / points_;
+        const double fitter_per_point = fitter_.storage_bytes() / points_;
+        struct Estimate {
+            double arrays, fitter, ring_values;
+        };
+        const auto estimate = [&](int N) {
+            const int M = space_intervals(s_.Ky, s_.Kz, N, s_.T, s_.R, s_.grid_order);
+            const double points = d == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
+            const double S = s_.startup == Startup::exact || K_ == 1 ? 0.0
+                             : s_.startup_substeps > 0            ? s_.startup_substeps
+                                                                  : std::ceil(1.0 / std::sqrt(s_.T / N));
+            const double ring_values = (K_ + 1.0) * functions() * points * (1.0 + data_per_point);
+            return Estimate{sizeof(double) * ring_values * (S > 0 ? 2.0 : 1.0) +
+                                (sizeof(double) + sizeof(int)) * points +
+                                sizeof(StepStatus) * ((K_ - 1.0) * S + (N - K_ + 1.0)),
+                            fitter_per_point * points, ring_values};
+        };
+        double free = context_.free_bytes();  // < 0: unknown
+        if (const char* test_free = std::getenv("BSDE_TEST_FREE_BYTES"))
+            free = std::strtod(test_free, nullptr) - fitter_.storage_bytes();
+        const Estimate now = estimate(s_.N);
+        const bool too_many_values = now.ring_values > INT_MAX;
+        if (!too_many_values && (free < 0 || now.arrays <= free)) return now.arrays;
+
+        // The largest N below this one whose arrays, with its own (smaller) fitter, fit in the memory this
+        // run has (free and this fitter's), and whose rings 32-bit indices reach; M(N) never decreases.
+        const auto fits = [&](int N) {
+            const Estimate e = estimate(N);
+            return e.ring_values <= INT_MAX && (free < 0 || e.arrays + e.fitter <= free + fitter_.storage_bytes());
+        };
+        int low = K_ + 1, high = s_.N - 1;
+        std::string largest;
+        if (high >= low && fits(low)) {
+            while (low < high) {
+                const int middle = low + (high - low + 1) / 2;
+                if (fits(middle)) low = middle;
+                else high = middle - 1;
+            }
+            largest = "the largest N that fits is " + std::to_string(low) + "; lower --N";
+        } else {
+            largest = "not even N = K + 1 = " + std::to_string(K_ + 1) + " fits; lower --K or --R";
+        }
+        const std::string run = "(N = " + std::to_string(s_.N) + ", M = " + std::to_string(space_.M) +
+                                ", d = " + std::to_string(d) + ", K = " + std::to_string(K_) + ")";
+        if (too_many_values)
+            throw InputError("the run's layers " + run + " hold " + format_number(now.ring_values) +
+                             " values, more than the sweep's 32-bit indices reach (2^31 - 1): " + largest);
+        throw InputError("the run needs " + mebibytes(now.arrays) + " MiB of memory on " + context_.description() +
+                         " and " + mebibytes(free) + " MiB are free " + run + ": " + largest);
+    }
+
+    static std::string mebibytes(double bytes) {
+        char text[32];
+        std::snprintf(text, sizeof text, bytes >= 10 * 1048576.0 ? "%.0f" : "%.3g", bytes / 1048576.0);
+        return text;
+    }
+
+    // Layer n from the problem (terminal condition or exact solution), with its interpolation data.
     template <class LayerValues>
     void set_layer(const LayerRingView& ring, int n, LayerValues values) {
         thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
                          values);
-        fitter_.fit(ring.layer(n), ring.layer(n) + 2 * points_, 2);
+        fit(ring.layer(n));
     }
+
+    void fit(const LayerView& layer) { fitter_.fit(layer.values(0), layer.data(0), functions()); }
 
     // Layers N-1..N-K+1: the same scheme on the step h = dt / S from the terminal layer, its orders
     // raised one step at a time (min(j, Ky), min(j, Kz) at the j-th fine step). With S = dt^(-1/2)
     // the low-order first steps contribute O(h^2) = O(dt^3) to z and O(h^3) to y, below the scheme's
     // own error, and the fine steps' interpolation errors add up to O(dt^(q+1/2)).
     void multistep_startup(const LayerRingView& ring) {
-        const LayerRingView fine{raw(fine_ring_), K_ + 1, points_};
+        const LayerRingView fine = ring_view(fine_ring_);
         const int S = substeps_, fine_N = s_.N * S;
         const double h = time_.dt() / S;
-        thrust::copy(context_.policy(), ring.layer(s_.N), ring.layer(s_.N) + layer_columns * points_,
-                     fine.layer(fine_N));
+        const int slot = ring.slot_size();
+        thrust::copy(context_.policy(), ring.layer(s_.N).base, ring.layer(s_.N).base + slot, fine.layer(fine_N).base);
         for (int m = fine_N - 1; m >= fine_N - (K_ - 1) * S; --m) {
             const int taken = fine_N - m;
             step(fine, m, std::min(taken, s_.Ky), std::min(taken, s_.Kz), h, s_.T - taken * h, fine_N);
             if (taken % S == 0)
-                thrust::copy(context_.policy(), fine.layer(m), fine.layer(m) + layer_columns * points_,
-                             ring.layer(m / S));
+                thrust::copy(context_.policy(), fine.layer(m).base, fine.layer(m).base + slot, ring.layer(m / S).base);
         }
     }
 
@@ -338,22 +234,49 @@ private:
                                             raw(gamma_z_) + kz * (K_ + 1),
                                             GaussHermiteExpectation{raw(nodes_), raw(weights_), s_.L},
                                             CellGaussLegendreExpectation{space_.dx()},
+                                            kink_line_rule(),
                                             has_terminal_kink<Problem>::value ? terminal : -1};
+        using Update = MultistepPointUpdate<Problem, decltype(fitter_.evaluator())>;
+        double clock = phase_clock();
         thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
-                         MultistepPointUpdate<Problem>{problem_, ring, locator(), coefficients, n, t_n, dt,
-                                                       s_.picard_iterations, s_.picard_tolerance,
-                                                       raw(picard_change_), raw(picard_used_)});
-        double* layer = ring.layer(n);
-        auto point_status = thrust::make_transform_iterator(
-            thrust::counting_iterator<int>(0),
-            PointStatus{layer, layer + points_, raw(picard_change_), raw(picard_used_)});
-        context_.reduce_into(point_status, points_, StepStatus{0.0, 0, INT_MAX}, CombineStepStatus{},
+                         Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
+                                s_.picard_iterations, s_.picard_tolerance, raw(picard_change_), raw(picard_used_)});
+        clock = phase_add(phases_.expectation, clock);
+        const LayerView layer = ring.layer(n);
+        auto point_status = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
+                                                            PointStatus{layer, raw(picard_change_), raw(picard_used_), s_.picard_tolerance});
+        context_.reduce_into(point_status, points_, StepStatus{0.0, 0, INT_MAX, 0}, CombineStepStatus{},
                              raw(status_) + steps_done_);
+        phase_add(phases_.status, clock);
         step_times_.push_back(t_n);
         ++steps_done_;
         if (steps_done_ % status_check_interval == 0) check_status(steps_done_);
-        if (s_.progress && steps_done_ % progress_interval == 0) s_.progress(steps_done_, static_cast<int>(status_.size()));
-        fitter_.fit(layer, layer + 2 * points_, 2);
+        if (s_.progress && steps_done_ % progress_interval == 0) s_.progress(steps_done_, steps());
+        clock = phase_clock();
+        fit(layer);
+        phase_add(phases_.fit, clock);
+    }
+
+    // With settings.time_phases (bsde bench): waits for the work enqueued so far and reads the sweep's
+    // clock (elapsed_seconds() leaves the timer running on every context); 0 otherwise, at no cost.
+    double phase_clock() {
+        if (!s_.time_phases) return 0.0;
+        context_.synchronize();
+        return context_.elapsed_seconds();
+    }
+    // With settings.time_phases: adds the time since `since` to `phase` and returns the clock now.
+    double phase_add(double& phase, double since) {
+        if (!s_.time_phases) return 0.0;
+        const double now = phase_clock();
+        phase += now - since;
+        return now;
+    }
+
+    // The 2D rule of the terminal layer of data kinked along a line (unused otherwise).
+    KinkLineExpectation kink_line_rule() {
+        KinkLineExpectation rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0}, space_.dx()};
+        if constexpr (d == 2 && has_terminal_kink<Problem>::value) rule.kink = problem_.terminal_kink();
+        return rule;
     }
 
     // Reads back the statuses of the steps not yet checked; stops at the first non-finite value.
@@ -363,60 +286,99 @@ private:
             const StepStatus& status = host_status_[steps_checked_];
             if (status.first_nonfinite != INT_MAX) {
                 const int i = status.first_nonfinite;
-                throw NumericalError("non-finite y or z in step " + std::to_string(steps_checked_ + 1) + " (t = " +
-                                     std::to_string(step_times_[steps_checked_]) + "), grid index " +
-                                     std::to_string(i) + " (w = " + std::to_string(space_.point(i)) + ")");
+                throw NumericalError("non-finite y or z in step " + std::to_string(steps_checked_ + 1) + " of " +
+                                     std::to_string(this->steps()) + " (t = " +
+                                     format_number(step_times_[steps_checked_]) + "), grid index " +
+                                     std::to_string(i) + " (w = " + describe(grid_(i)) + ")");
             }
             picard_most_ = std::max(picard_most_, status.picard_iterations);
             picard_change_largest_ = std::max(picard_change_largest_, status.picard_change);
+            if (status.picard_unconverged > 0) {  // Picard ended above its tolerance at some point
+                if (picard_unconverged_steps_++ == 0) picard_first_unconverged_ = steps_checked_;
+                picard_unconverged_change_ = std::max(picard_unconverged_change_, status.picard_change);
+                if (s_.picard_strict)
+                    throw NumericalError(picard_not_converged(steps_checked_) + " (--strict)");
+            }
         }
     }
 
-    UniformGridLocator locator() const { return {-s_.R, space_.dx(), space_.M}; }
+    // "Picard did not converge in step s of S (t = ...) at P of Q grid points: largest remaining change ...".
+    std::string picard_not_converged(int step) const {
+        const StepStatus& status = host_status_[step];
+        std::string text = "Picard did not converge in step " + std::to_string(step + 1) + " of " +
+                           std::to_string(steps()) + " (t = " + format_number(step_times_[step]) + ") at " +
+                           std::to_string(status.picard_unconverged) + " of " + std::to_string(points_) +
+                           " grid points: largest remaining change " + format_number(status.picard_change) +
+                           " after " + std::to_string(status.picard_iterations) + " iterations (--picard " +
+                           std::to_string(s_.picard_iterations) + "), tolerance " +
+                           format_number(s_.picard_tolerance) + " (1 + |y|) (--picard-tol)";
+        if (picard_unconverged_steps_ > 1)
+            text += "; " + std::to_string(picard_unconverged_steps_) + " steps did not converge, largest remaining change " +
+                    format_number(picard_unconverged_change_);
+        return text;
+    }
 
-    void collect(const double* layer, SolveResult& result) {
+    static std::string describe(const Point<d>& w) {
+        std::string text = d == 1 ? "" : "(";
+        for (int k = 0; k < d; ++k) text += (k ? ", " : "") + format_number(component(w, k));
+        return text + (d == 1 ? "" : ")");
+    }
+
+    void collect(const LayerView& layer, SolveResult& result) {
+        result.dimension = d;
         result.M = space_.M;
         result.dx = space_.dx();
         result.dt = time_.dt();
         result.startup_substeps = substeps_;
-        const auto first = ring_.begin() + (layer - raw(ring_));
+        const auto first = ring_.begin() + (layer.base - raw(ring_));
         result.y.assign(points_, 0.0);
-        result.z.assign(points_, 0.0);
+        result.z.assign(static_cast<std::size_t>(d) * points_, 0.0);
         thrust::copy(first, first + points_, result.y.begin());
-        thrust::copy(first + points_, first + 2 * points_, result.z.begin());
-        result.w.resize(points_);
-        for (int i = 0; i < points_; ++i) result.w[i] = space_.point(i);
-        result.y0 = result.y[space_.centre()];
-        result.z0 = {result.z[space_.centre()]};
+        thrust::copy(first + points_, first + (1 + d) * points_, result.z.begin());
+        result.w.resize(static_cast<std::size_t>(d) * points_);
+        for (int i = 0; i < points_; ++i)
+            for (int k = 0; k < d; ++k) result.w[k * points_ + i] = component(grid_(i), k);
+        const int centre = space_.centre();
+        result.y0 = result.y[centre];
+        result.z0.resize(d);
+        for (int k = 0; k < d; ++k) result.z0[k] = result.z[k * points_ + centre];
         result.picard_most_iterations = picard_most_;
         result.picard_largest_change = picard_change_largest_;
+        result.picard_unconverged_steps = picard_unconverged_steps_;
+        if (picard_unconverged_steps_ > 0) result.picard_warning = picard_not_converged(picard_first_unconverged_);
         result.storage_bytes = storage_bytes();
         result.device_bytes_measured = context_.device_bytes_in_use();
         result.has_exact = Problem::has_exact_solution;
         collect_exact(layer, result, std::integral_constant<bool, Problem::has_exact_solution>());
     }
 
-    void collect_exact(const double* layer, SolveResult& result, std::true_type) {
+    void collect_exact(const LayerView& layer, SolveResult& result, std::true_type) {
         result.y_exact.resize(points_);
-        result.z_exact.resize(points_);
+        result.z_exact.resize(static_cast<std::size_t>(d) * points_);
         for (int i = 0; i < points_; ++i) {
-            result.y_exact[i] = problem_.exact_y(0.0, result.w[i]);
-            result.z_exact[i] = problem_.exact_z(0.0, result.w[i]);
+            const Point<d> w = grid_(i);
+            result.y_exact[i] = problem_.exact_y(0.0, w);
+            const Point<d> z = problem_.exact_z(0.0, w);
+            for (int k = 0; k < d; ++k) result.z_exact[k * points_ + i] = component(z, k);
         }
-        result.y0_exact = result.y_exact[space_.centre()];
-        result.z0_exact = {result.z_exact[space_.centre()]};
+        const int centre = space_.centre();
+        result.y0_exact = result.y_exact[centre];
+        result.z0_exact.resize(d);
+        for (int k = 0; k < d; ++k) result.z0_exact[k] = result.z_exact[k * points_ + centre];
         collect_state(result, std::integral_constant<bool, has_state_map<Problem>::value>());
-        for (int component = 0; component < 2; ++component) {
-            auto errors = thrust::make_transform_iterator(
-                thrust::counting_iterator<int>(0),
-                InnerError<Problem>{problem_, layer, points_, -s_.R, space_.dx(), s_.R / 2, component});
-            (component == 0 ? result.max_y_error_inner : result.max_z_error_inner) =
-                context_.reduce(errors, points_, 0.0, Maximum{});
+        double largest[2] = {0.0, 0.0};  // y, z (largest over the components)
+        for (int c = 0; c < 1 + d; ++c) {
+            auto errors = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
+                                                          InnerError<Problem>{problem_, layer, grid_, s_.R / 2, c});
+            const double error = context_.reduce(errors, points_, 0.0, Maximum{});
+            largest[c == 0 ? 0 : 1] = std::max(largest[c == 0 ? 0 : 1], error);
         }
+        result.max_y_error_inner = largest[0];
+        result.max_z_error_inner = largest[1];
     }
-    void collect_exact(const double*, SolveResult&, std::false_type) {}
+    void collect_exact(const LayerView&, SolveResult&, std::false_type) {}
 
-    // S(0, w), the computed dV/dS and the exact one, for problems with a state map (options).
+    // S(0, w), the computed dV/dS and the exact one, for problems with a state map (1D options).
     void collect_state(SolveResult& result, std::true_type) {
         result.has_state = true;
         result.state.resize(points_);
@@ -445,7 +407,8 @@ private:
     TimeGrid time_;
     SpaceGrid space_;
     int K_, points_, substeps_ = 0;
-    SplineFitter<Context> fitter_;
+    GridPoints<d> grid_;
+    Fitter fitter_;
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_, picard_change_;
     typename Context::template vector<int> picard_used_;
     typename Context::template vector<StepStatus> status_;
@@ -454,6 +417,9 @@ private:
     int steps_done_ = 0, steps_checked_ = 0;
     int picard_most_ = 0;
     double picard_change_largest_ = 0.0;
+    int picard_unconverged_steps_ = 0, picard_first_unconverged_ = -1;  // steps where Picard ended above tolerance
+    double picard_unconverged_change_ = 0.0;                           // the largest last change of those steps
+    SweepPhaseSeconds phases_;  // with settings.time_phases
 };
 
 }  // namespace bsde

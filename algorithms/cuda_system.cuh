@@ -66,9 +66,10 @@ public:
     void synchronize() { BSDE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
     void start_timer();
-    double elapsed_seconds();
+    double elapsed_seconds();  // since start_timer(), synchronizing; may be read repeatedly (the timer keeps running)
 
     double device_bytes_in_use() const;  // device memory taken since this context was created
+    double free_bytes() const;           // device memory free now (cudaMemGetInfo)
 
 private:
     template <class T>

@@ -1,10 +1,19 @@
 // Error types shared by every layer. Each carries the process exit code the CLI uses:
 // 2 bad input, 3 numerical failure, 4 device or library failure.
 #pragma once
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 namespace bsde {
+
+// A number in a message as the user would write it: %g with up to 15 significant digits ("0.001",
+// "1e-05", "inf", "nan"), never std::to_string's "0.001000".
+inline std::string format_number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.15g", value);
+    return text;
+}
 
 class Error : public std::runtime_error {
 public:

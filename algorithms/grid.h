@@ -9,14 +9,16 @@ struct TimeGrid {
     double dt() const { return T / N; }
 };
 
-// Uniform grid in W-space: M intervals, M + 1 points w_i = -R + i dx, centre w = 0 at i = M / 2.
+// Uniform grid in W-space: M intervals per dimension, w_i = -R + i dx, centre w = 0 at i = M / 2;
+// in 2D (M + 1)^2 points, point i_1 (M + 1) + i_2.
 struct SpaceGrid {
     int M;
     double R;
+    int dimension = 1;
     double dx() const { return 2 * R / M; }
-    int points() const { return M + 1; }
-    int centre() const { return M / 2; }
-    double point(int i) const { return -R + i * dx(); }
+    int points() const { return dimension == 1 ? M + 1 : (M + 1) * (M + 1); }
+    int centre() const { return dimension == 1 ? M / 2 : (M / 2) * (M + 1) + M / 2; }
+    double point(int i) const { return -R + i * dx(); }  // coordinate of index i along one axis
 };
 
 // Convergence order the space grid is matched to: q = min(K_y + 1, K_z, 3).

@@ -1,7 +1,9 @@
 // Host execution contexts for the backend seam: serial (thrust::cpp, one core) and omp
 // (thrust::omp, all cores) share this template and differ only in their Thrust system.
 #pragma once
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <string>
 
 #include <thrust/execution_policy.h>
@@ -15,6 +17,29 @@
 #include "tridiagonal.h"
 
 namespace bsde {
+
+// Host memory a run can take: /proc/meminfo's MemAvailable, or less where a cgroup (v2) limit leaves less;
+// -1 when neither can be read.
+inline double host_available_bytes() {
+    double available = -1.0;
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string key; meminfo >> key;) {
+        double kib = 0;
+        if (!(meminfo >> kib)) break;
+        if (key == "MemAvailable:") {
+            available = kib * 1024.0;
+            break;
+        }
+        meminfo.ignore(1 << 10, '\n');
+    }
+    std::ifstream limit_file("/sys/fs/cgroup/memory.max"), current_file("/sys/fs/cgroup/memory.current");
+    double limit = 0, current = 0;
+    if (limit_file >> limit && current_file >> current) {  // "max" (no limit) does not read as a number
+        const double left = std::max(0.0, limit - current);
+        available = available < 0 ? left : std::min(available, left);
+    }
+    return available;
+}
 
 template <class SystemTraits>
 class HostContext {
@@ -48,11 +73,13 @@ public:
     void synchronize() {}
 
     void start_timer() { started_ = std::chrono::steady_clock::now(); }
+    // Seconds since start_timer(); may be read repeatedly, the timer keeps running.
     double elapsed_seconds() {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     }
 
     double device_bytes_in_use() const { return -1.0; }  // no device memory on the host backends
+    double free_bytes() const { return host_available_bytes(); }  // checked before allocating
 
 private:
     vector<double> scratch_;

@@ -10,6 +10,8 @@ struct Vec2 {
     __host__ __device__ const double& operator[](int k) const { return v[k]; }
 };
 
+__host__ __device__ inline Vec2 operator+(const Vec2& a, const Vec2& b) { return {{a[0] + b[0], a[1] + b[1]}}; }
+
 template <int d>
 struct PointOf;
 template <>
@@ -24,7 +26,7 @@ template <int d>
 using Point = typename PointOf<d>::type;
 
 // Component k of a point or gradient, in either dimension.
-__host__ __device__ inline double component(double x, int) { return x; }
+__host__ __device__ inline double component(const double& x, int) { return x; }
 __host__ __device__ inline double component(const Vec2& x, int k) { return x[k]; }
 __host__ __device__ inline double& component(double& x, int) { return x; }
 __host__ __device__ inline double& component(Vec2& x, int k) { return x[k]; }

@@ -1,10 +1,12 @@
 #include "solver.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "errors.h"
 #include "gauss_hermite.h"
+#include "grid.h"
 
 namespace bsde {
 
@@ -47,20 +49,55 @@ void require(bool ok, const std::string& message) {
 }
 }  // namespace
 
-void validate(const SchemeSettings& s) {
-    require(s.Ky >= 1, "--Ky " + std::to_string(s.Ky) + ": must be >= 1");
-    require(s.Kz >= 1, "--Kz " + std::to_string(s.Kz) + ": must be >= 1");
+void validate(const SchemeSettings& s, int dimension) {
+    require(s.Ky >= 1 && s.Ky <= max_multistep_order,
+            "--Ky " + std::to_string(s.Ky) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
+    require(s.Kz >= 1 && s.Kz <= max_multistep_order,
+            "--Kz " + std::to_string(s.Kz) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
     require(s.N >= s.K() + 1, "--N " + std::to_string(s.N) + ": must be >= K + 1 = " + std::to_string(s.K() + 1));
-    require(std::isfinite(s.T) && s.T > 0, "--T " + std::to_string(s.T) + ": must be > 0");
-    require(std::isfinite(s.R) && s.R > 0, "--R " + std::to_string(s.R) + ": must be > 0");
+    require(std::isfinite(s.T) && s.T > 0, "--T " + format_number(s.T) + ": must be a finite number > 0");
+    require(std::isfinite(s.R) && s.R > 0, "--R " + format_number(s.R) + ": must be a finite number > 0");
     require(s.L >= 2 && s.L <= gauss_hermite_max_points,
             "--L " + std::to_string(s.L) + ": must be in [2, " + std::to_string(gauss_hermite_max_points) + "]");
-    require(s.picard_iterations >= 1, "--picard " + std::to_string(s.picard_iterations) + ": must be >= 1");
+    require(s.picard_iterations >= 1 && s.picard_iterations <= 100000,
+            "--picard " + std::to_string(s.picard_iterations) + ": must be in [1, 100000]");
     require(std::isfinite(s.picard_tolerance) && s.picard_tolerance >= 0,
-            "--picard-tol: must be >= 0");
+            "--picard-tol " + format_number(s.picard_tolerance) + ": must be a finite number >= 0");
     require(s.grid_order >= 0 && s.grid_order <= 8, "--grid-order " + std::to_string(s.grid_order) +
                                                         ": must be in [0, 8] (0 = the paper's rule)");
-    require(s.startup_substeps >= 0, "--startup-substeps: must be >= 0 (0 = automatic)");
+    require(s.startup_substeps >= 0,
+            "--startup-substeps " + std::to_string(s.startup_substeps) + ": must be >= 0 (0 = automatic)");
+    for (const auto& [name, value] : s.problem_parameters)
+        require(std::isfinite(value), "--" + name + " " + format_number(value) + ": must be a finite number");
+
+    // The start-up's fine steps, N S, are counted in 32-bit integers.
+    if (s.startup == Startup::multistep && s.K() > 1) {
+        const double S = s.startup_substeps > 0 ? s.startup_substeps : std::ceil(std::sqrt(s.N / s.T));
+        require(S * s.N <= INT_MAX, "--N " + std::to_string(s.N) + " with " + format_number(S) +
+                                        " start-up substeps per step: more than 2^31 - 1 fine steps" +
+                                        (s.startup_substeps > 0 ? "; lower --startup-substeps" : "; lower --N"));
+    }
+
+    // The space grid: M = 2 ceil(R / dt^((q+1)/4)), computed in floating point first so that a huge grid is
+    // reported rather than overflowing; then every layer ring must be indexable with 32-bit integers
+    // (LayerRingView). Interpolation data per function as in interpolation.h: 1D spline M+1 moments,
+    // 2D tensor spline (M+3)^2 coefficients, bicubic 16 M^2.
+    const int q = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);
+    const double cells = s.R / std::pow(s.T / s.N, (q + 1) / 4.0);
+    const std::string grid = "--N " + std::to_string(s.N) + ", --R " + format_number(s.R) + ", --T " +
+                             format_number(s.T) + ": the space grid ";
+    require(std::isfinite(cells) && cells < 1e9,
+            grid + "would have about " + format_number(2 * std::ceil(cells)) + " intervals; lower --N or --R");
+    const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
+    require(M >= 4, grid + "has M = " + std::to_string(M) + " intervals, at least 4 are needed; raise --R or --N");
+    const double points = dimension == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
+    const double data = dimension == 1 ? M + 1.0
+                        : s.interpolation == Interpolation2D::bicubic ? 16.0 * M * M
+                                                                       : (M + 3.0) * (M + 3.0);
+    const double ring = (s.K() + 1.0) * (1 + dimension) * (points + data);
+    require(ring <= INT_MAX, grid + "has M = " + std::to_string(M) + " intervals: its layers hold " +
+                                 format_number(ring) +
+                                 " values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R");
 }
 
 double SolveResult::z0_error() const {

@@ -46,12 +46,29 @@ struct SchemeSettings {
     Interpolation2D interpolation = Interpolation2D::spline;  // 2D problems only
     ProblemParameters problem_parameters;
     ProgressCallback progress;   // optional
+    // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);
+    // otherwise it is reported in SolveResult::picard_warning and the run goes on.
+    bool picard_strict = false;
+    // Times the phases of every step (SolveResult::phase_seconds): each phase is synchronized and timed,
+    // so such a run is slower; only its proportions are meaningful (bsde bench).
+    bool time_phases = false;
 
     int K() const { return Ky > Kz ? Ky : Kz; }
 };
 
-// Throws InputError naming the option for any setting outside its range.
-void validate(const SchemeSettings& settings);
+// The largest multistep order accepted (--K, --Ky, --Kz).
+constexpr int max_multistep_order = 32;
+
+// Throws InputError naming the option for any setting outside its range, and for a space grid whose
+// (M+1)^dimension points the sweep cannot index (32-bit indices).
+void validate(const SchemeSettings& settings, int dimension = 1);
+
+// Seconds spent in the phases of the steps (start-up and backward), with SchemeSettings::time_phases.
+struct SweepPhaseSeconds {
+    double expectation = 0;  // the fused expectation + Picard pass
+    double status = 0;       // the reduction of the step status
+    double fit = 0;          // the interpolation fit of the new layer (tridiagonal solves, coefficient functors)
+};
 
 struct SolveResult {
     std::string problem, device;
@@ -70,9 +87,15 @@ struct SolveResult {
     double max_y_error_inner = 0, max_z_error_inner = 0; // largest error over |w| <= R/2
     int picard_most_iterations = 0;   // over every point and step of the main sweep
     double picard_largest_change = 0; // largest last change over every point and step
+    // Steps where Picard stopped with a change above picard_tolerance (1 + |y|) at some point, and a
+    // one-line description of the first of them and the largest remaining change (empty when none).
+    int picard_unconverged_steps = 0;
+    std::string picard_warning;
     double sweep_seconds = 0;         // start-up and backward sweep, after set-up
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
+    bool phases_timed = false;        // settings.time_phases: phase_seconds measured (sweep_seconds is then slower)
+    SweepPhaseSeconds phase_seconds;  // per phase; the rest of sweep_seconds: terminal layer, start-up copies, checks
 
     double y0_error() const { return y0 > y0_exact ? y0 - y0_exact : y0_exact - y0; }
     double z0_error() const;  // largest |z_0 - exact| over the components

@@ -14,12 +14,19 @@
 // Gauss-Hermite cannot: the sweep takes them cell by cell (expectation_rules.h).
 // Only the points whose kernel reaches the kink are changed: elsewhere g is smooth and the O(dx^m)
 // change would be below the scheme's error.
+//
+// 2D (a kink along the straight line {w : n . w = c}, KinkLine): the data are smooth along the line and
+// kinked across it, so they are averaged along the normal only,
+//   g~(w) = integral Phi(xi) g(w + xi dx n) d xi,
+// at the grid points within half_width() dx of the line (|n . w - c| < 3 dx for Phi_4): the 1D average of
+// the function x -> g(w + (x - n . w) n) of the normal coordinate x, cut at the kink x = c.
 #pragma once
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "host_device.h"
+#include "point.h"
 
 namespace bsde {
 
@@ -27,11 +34,33 @@ enum class Smoothing { none, kreiss2, kreiss4 };
 std::string to_string(Smoothing smoothing);
 Smoothing parse_smoothing(const std::string& name);  // throws InputError
 
-// Problems whose terminal data have a kink say where (in w) with terminal_kink().
+// A kink of 2D terminal data along the line {w : normal . w = offset}, |normal| = 1.
+struct KinkLine {
+    Vec2 normal;
+    double offset;
+    // Signed distance of w from the line.
+    __host__ __device__ double distance(const Vec2& w) const { return normal[0] * w[0] + normal[1] * w[1] - offset; }
+};
+
+// Problems whose terminal data have a kink say where with terminal_kink(): a point w (double) in 1D, a
+// KinkLine in 2D.
 template <class P, class = void>
 struct has_terminal_kink : std::false_type {};
 template <class P>
 struct has_terminal_kink<P, std::void_t<decltype(std::declval<const P&>().terminal_kink())>> : std::true_type {};
+
+// g(w + (x - x_w) n) as a function of the normal coordinate x (x_w = n . w): the 1D cut of a 2D function
+// along the normal through w, for KreissKernel::average.
+template <class Function>
+struct NormalCut {
+    Function g;
+    Vec2 w, normal;
+    double x_w;
+    __host__ __device__ double operator()(double x) const {
+        const double s = x - x_w;
+        return g(Vec2{{w[0] + s * normal[0], w[1] + s * normal[1]}});
+    }
+};
 
 struct KreissKernel {
     Smoothing smoothing;
@@ -78,6 +107,13 @@ struct KreissKernel {
             }
         }
         return total;
+    }
+
+    // 2D: the average along the normal of the kink line, integral Phi(xi) g(w + xi dx n) d xi.
+    template <class Function>
+    __host__ __device__ double average(Function g, const Vec2& w, double dx, const KinkLine& kink) const {
+        const double x_w = kink.normal[0] * w[0] + kink.normal[1] * w[1];
+        return average(NormalCut<Function>{g, w, kink.normal, x_w}, x_w, dx, kink.offset);
     }
 };
 

@@ -46,7 +46,7 @@ struct black_scholes_option {
         check_parameter_names(p, name, {"S0", "strike", "r", "mu", "delta", "sigma"});
         for (const auto& positive : {std::make_pair("S0", S0), std::make_pair("strike", strike), std::make_pair("sigma", sigma)})
             if (!(positive.second > 0))
-                throw InputError(std::string("--") + positive.first + " " + std::to_string(positive.second) + ": must be > 0");
+                throw InputError(std::string("--") + positive.first + " " + format_number(positive.second) + ": must be > 0");
     }
 
     // The state S(t, w) of the forward process.

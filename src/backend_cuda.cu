@@ -78,9 +78,24 @@ double CudaContext::device_bytes_in_use() const {
     return static_cast<double>(free_at_start_) - static_cast<double>(free);
 }
 
+double CudaContext::free_bytes() const {
+    std::size_t free = 0, total = 0;
+    BSDE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return static_cast<double>(free);
+}
+
 std::string cuda_unavailable_reason() {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status == cudaErrorInsufficientDriver) {
+        int driver = 0, runtime = 0;
+        cudaDriverGetVersion(&driver);
+        cudaRuntimeGetVersion(&runtime);
+        const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+        return "no usable CUDA device: the driver is too old (it supports CUDA " +
+               (driver > 0 ? version(driver) : std::string("none")) + ", this binary needs CUDA " + version(runtime) +
+               "); update the NVIDIA driver or use --backend omp";
+    }
     if (status != cudaSuccess) return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
     if (count == 0) return "no CUDA device on this machine";
     return "";

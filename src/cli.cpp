@@ -1,21 +1,48 @@
 #include "cli.h"
 
+#include <iostream>
 #include <memory>
+#include <new>
+#include <string>
 
 #include "../algorithms/backend.h"
 #include "../algorithms/errors.h"
+#include "bench.h"
 #include "options.h"
+#include "progress.h"
 #include "report.h"
+#include "study.h"
 
 namespace bsde {
 namespace {
 
-int solve_command(const Invocation& invocation, std::ostream& out) {
+// A message as one line: control characters (a newline in a file name, say) written as \xNN.
+std::string one_line(const std::string& message) {
+    std::string line;
+    for (const char c : message) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7F) {
+            const char* hex = "0123456789ABCDEF";
+            line += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+        } else {
+            line += c;
+        }
+    }
+    return line;
+}
+
+int solve_command(const Invocation& invocation, std::ostream& out, std::ostream& err, bool show_progress) {
     const Backend backend = invocation.backend_given ? invocation.backend : default_backend();
     const BackendOps& ops = backend_ops(backend);
     std::unique_ptr<AtomicOutputFile> csv;
     if (!invocation.output.empty()) csv = std::make_unique<AtomicOutputFile>(invocation.output);
-    const SolveResult result = ops.solve(invocation.problem, invocation.settings);
+    SchemeSettings settings = invocation.settings;
+    ProgressLine progress(show_progress);  // erased before the report, or an error, is printed
+    settings.progress = progress.for_solve("solve " + invocation.problem + " K = " + std::to_string(settings.K()) +
+                                           ", N = " + std::to_string(settings.N) + " on " + to_string(backend));
+    const SolveResult result = ops.solve(invocation.problem, settings);
+    progress.clear();
+    if (!result.picard_warning.empty()) err << "bsde: warning: " << one_line(result.picard_warning) << "\n";
     if (csv) {
         write_solution_csv(csv->stream(), result);
         csv->commit();
@@ -29,6 +56,8 @@ int solve_command(const Invocation& invocation, std::ostream& out) {
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
         const Invocation invocation = parse_invocation(args);
+        // A progress line only on the real stderr, and only when it is a terminal.
+        const bool show_progress = &err == &std::cerr && stderr_is_terminal();
         if (invocation.help) {
             out << help_text();
             return 0;
@@ -36,13 +65,27 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (invocation.command == "coefficients") print_coefficients(out, invocation.settings.K());
         else if (invocation.command == "grid") print_grid(out, invocation.settings);
         else if (invocation.command == "problems") print_problems(out);
-        else return solve_command(invocation, out);
+        else if (invocation.command == "study") {
+            std::string command = "bsde";
+            for (const std::string& a : args) command += " " + a;
+            return study_command(invocation, command, out, err, show_progress);
+        } else if (invocation.command == "bench") {
+            std::string command = "bsde";
+            for (const std::string& a : args) command += " " + a;
+            return bench_command(invocation, command, out, err, show_progress);
+        } else return solve_command(invocation, out, err, show_progress);
         return 0;
     } catch (const Error& e) {
-        err << "bsde: error: " << e.what() << "\n";
+        err << "bsde: error: " << one_line(e.what()) << "\n";
         return e.exit_code();
+    } catch (const std::bad_alloc& e) {
+        err << "bsde: error: out of memory (" << one_line(e.what()) << ")\n";
+        return 4;
     } catch (const std::exception& e) {
-        err << "bsde: error: " << e.what() << "\n";
+        err << "bsde: error: " << one_line(e.what()) << "\n";
+        return 4;
+    } catch (...) {
+        err << "bsde: error: an unknown failure\n";
         return 4;
     }
 }

@@ -1,19 +1,28 @@
 #include "options.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <boost/program_options.hpp>
 
 #include "../algorithms/errors.h"
 #include "../problems/registry.h"
+#include "bench.h"
+#include "study.h"
 
 namespace po = boost::program_options;
 
 namespace bsde {
 namespace {
 
-const std::vector<std::string> commands{"solve", "coefficients", "grid", "problems"};
+const std::vector<std::string> commands{"solve", "study", "bench", "coefficients", "grid", "problems"};
 
 po::options_description command_line_options() {
     po::options_description options("Command line only");
@@ -28,16 +37,20 @@ po::options_description shared_options() {
     po::options_description options("Command line or config file");
     options.add_options()
         ("problem", po::value<std::string>()->value_name("NAME"), "problem name or alias (bsde problems lists them)")
-        ("K", po::value<int>()->value_name("K"), "multistep order of y and z (default 3; coefficients: 6)")
+        ("K", po::value<std::string>()->value_name("K"),
+         "multistep order of y and z (default 3; coefficients: 6); study: a list such as 1-6 or 1,3,5")
         ("Ky", po::value<int>()->value_name("K"), "multistep order of y (default K)")
         ("Kz", po::value<int>()->value_name("K"), "multistep order of z (default K)")
-        ("N", po::value<int>()->value_name("N"), "time steps (default 256)")
+        ("N", po::value<std::string>()->value_name("N"), "time steps (default 256); study: a list such as 128,256,512")
         ("T", po::value<double>()->value_name("T"), "terminal time (default: the problem's)")
         ("R", po::value<double>()->value_name("R"), "half-width of the space domain (default: the problem's)")
         ("L", po::value<int>()->value_name("L"), "Gauss-Hermite points (default: the problem's)")
         ("picard", po::value<int>()->value_name("P"), "most Picard iterations per point and step (default 30)")
         ("picard-tol", po::value<double>()->value_name("TOL"),
          "stop Picard when |change| <= TOL (1 + |y|) (default 1e-15)")
+        ("strict", po::value<bool>()->implicit_value(true)->zero_tokens(),
+         "a step where Picard ends above its tolerance is an error (exit code 3), not a warning "
+         "(config file: strict = true)")
         ("startup", po::value<std::string>()->value_name("METHOD"),
          "start-up layers: multistep (default; the scheme on a finer step) or exact (verification only)")
         ("startup-substeps", po::value<int>()->value_name("S"),
@@ -48,14 +61,37 @@ po::options_description shared_options() {
          "smoothing of kinked terminal data: kreiss4 (default), kreiss2, none")
         ("S0", po::value<double>(), "option problems: initial stock price (default 100)")
         ("strike", po::value<double>(), "option problems: strike (default 100)")
-        ("r", po::value<double>(), "option problems: interest rate (default 0.03)")
+        ("r", po::value<double>(), "option problems: interest rate (default 0.03; ex5: 0.05)")
         ("mu", po::value<double>(), "option problems: drift of the stock (default 0.05)")
         ("delta", po::value<double>(), "option problems: dividend yield (default 0.04)")
         ("sigma", po::value<double>(), "option problems: volatility (default 0.2)")
-        ("spline", po::value<std::string>()->value_name("BOUNDARY"), "spline end condition: not-a-knot (default), natural")
+        ("S1", po::value<double>(), "exchange option (ex5): initial price of asset 1 (default 100)")
+        ("S2", po::value<double>(), "exchange option (ex5): initial price of asset 2 (default 100)")
+        ("mu1", po::value<double>(), "exchange option (ex5): drift of asset 1 (default 0.1)")
+        ("mu2", po::value<double>(), "exchange option (ex5): drift of asset 2 (default 0.1)")
+        ("sigma1", po::value<double>(), "exchange option (ex5): volatility of asset 1 (default 0.25)")
+        ("sigma2", po::value<double>(), "exchange option (ex5): volatility of asset 2 (default 0.3)")
+        ("rho", po::value<double>(), "exchange option (ex5): correlation of the assets, in (-1, 1) (default 0)")
+        ("spline", po::value<std::string>()->value_name("BOUNDARY"),
+         "1D problems: spline end condition, not-a-knot (default) or natural")
+        ("interp", po::value<std::string>()->value_name("KIND"),
+         "2D problems: spline (tensor-product cubic spline, default) or bicubic (the paper's)")
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
-        ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV");
+        ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")
+        ("backends", po::value<std::string>()->value_name("LIST"),
+         "study: backends to time, e.g. serial,omp,cuda (default: every one this machine has); bench: default "
+         "the fastest one (cuda, else omp)")
+        ("out", po::value<std::string>()->value_name("DIR"),
+         "study: write study.csv, study.md and the PNG plots (gnuplot) into DIR; bench: bench.csv and bench.md")
+        ("cases", po::value<std::string>()->value_name("LIST"),
+         "bench: comma-separated cases, PROBLEM-kK-nN (ex2-k6-n1024) or PROBLEM:KEY=VALUE:... with keys K, N, L, "
+         "T, R, interp, spline, smoothing, startup, picard (ex1:K=2:N=8); default ex2-k6-n1024, ex5-k6-n64, "
+         "ex2-k3-n256, ex4-k3-n32")
+        ("repeats", po::value<int>()->value_name("R"), "bench: timed solves per case and backend (default 5)")
+        ("max-seconds", po::value<double>()->value_name("S"),
+         "study: a backend whose solve took more than S s is left out of every other case with K and N at least "
+         "as large (empty cells); default 0 = never");
     return options;
 }
 
@@ -66,14 +102,111 @@ bool take(const po::variables_map& vm, const char* name, T& target) {
     return true;
 }
 
-void read_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm) {
-    std::ifstream file(path);
-    if (!file) throw InputError("--config '" + path + "': cannot open the file for reading");
-    try {
-        po::store(po::parse_config_file(file, options, false), vm);
-    } catch (const po::error& e) {
-        throw InputError("--config '" + path + "': " + e.what());
+// Where each key of the --config file was set (line numbers), so that a value the file gave and the
+// validation rejects later is reported with its line.
+struct ConfigOrigin {
+    std::string path;
+    std::map<std::string, int> lines;     // key -> line of the file
+    std::set<std::string> command_line;   // options given on the command line (they win over the file)
+};
+
+std::string trim_blanks(const std::string& s) {
+    const std::size_t first = s.find_first_not_of(" \t");
+    if (first == std::string::npos) return "";
+    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+std::string byte_name(unsigned char c) {
+    char text[8];
+    std::snprintf(text, sizeof text, "0x%02X", c);
+    return text;
+}
+
+// The INI reader (Boost's parse_config_file gives no line numbers): `key = value` lines, blank lines,
+// comments from `#` or `;` at the start of a line (a `#` also ends a value, as in Boost's reader), LF or
+// CRLF line ends, a last line without a newline, a UTF-8 byte-order mark. Rejected, with the line: a
+// key the option table does not have (or one of the command line only), a key twice, a line without
+// `=`, an empty key or value, a [section], control characters, bytes outside ASCII other than in
+// comments, a value the option's type rejects; and a file over 1 MiB or that is not a regular file.
+// Values go through the same option table as the command line, which wins (po::store keeps the first).
+void read_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm,
+                      ConfigOrigin& origin) {
+    const std::string file_name = "--config '" + path + "'";
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0)
+        throw InputError(file_name + ": cannot open the file for reading (" + std::strerror(errno) + ")");
+    if (!S_ISREG(info.st_mode)) throw InputError(file_name + ": not a regular file");
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw InputError(file_name + ": cannot open the file for reading");
+    constexpr std::size_t limit = 1 << 20;
+    std::string text(limit + 1, '\0');
+    file.read(&text[0], static_cast<std::streamsize>(text.size()));
+    if (file.bad()) throw InputError(file_name + ": reading the file failed");
+    text.resize(static_cast<std::size_t>(file.gcount()));
+    if (text.size() > limit) throw InputError(file_name + ": larger than 1 MiB, not a configuration file");
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+
+    origin.path = path;
+    std::size_t start = 0;
+    for (int number = 1; start < text.size(); ++number) {
+        const std::size_t end = text.find('\n', start);
+        std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        start = end == std::string::npos ? text.size() : end + 1;
+        const std::string where = file_name + " line " + std::to_string(number) + ": ";
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const unsigned char c = static_cast<unsigned char>(line[i]);
+            if ((c < 0x20 && c != '\t') || c == 0x7F)
+                throw InputError(where + "control character " + byte_name(c) + " at column " + std::to_string(i + 1) +
+                                 " (not a text file?)");
+        }
+        const std::string trimmed = trim_blanks(line);
+        if (trimmed.empty() || trimmed[0] == '#' || trimmed[0] == ';') continue;
+        const std::string content = trim_blanks(line.substr(0, line.find('#')));
+        for (std::size_t i = 0; i < content.size(); ++i)
+            if (static_cast<unsigned char>(content[i]) >= 0x80)
+                throw InputError(where + "byte " + byte_name(static_cast<unsigned char>(content[i])) +
+                                 " outside a comment: keys and values are ASCII");
+        if (content[0] == '[')
+            throw InputError(where + "'" + content + "': sections are not used, write key = value lines only");
+        const std::size_t equals = content.find('=');
+        if (equals == std::string::npos)
+            throw InputError(where + "'" + content + "' is not a key = value line (no '=')");
+        const std::string key = trim_blanks(content.substr(0, equals)), value = trim_blanks(content.substr(equals + 1));
+        if (key.empty()) throw InputError(where + "no key before '='");
+        if (key.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                std::string::npos ||
+            key[0] == '-')
+            throw InputError(where + "'" + key + "' is not an option name (keys are option names without the dashes: N = 256)");
+        const po::option_description* option = options.find_nothrow(key, false);
+        if (option == nullptr || option->long_name() != key)
+            throw InputError(where + "unknown key '" + key + "'" +
+                             (key == "config" || key == "help" ? " (it is for the command line only)"
+                                                               : " (bsde --help lists the options)"));
+        if (value.empty()) throw InputError(where + "no value for '" + key + "'");
+        const auto [first, inserted] = origin.lines.emplace(key, number);
+        if (!inserted)
+            throw InputError(where + "'" + key + "' is set twice (first on line " + std::to_string(first->second) + ")");
+        po::parsed_options parsed(&options);
+        parsed.options.emplace_back(key, std::vector<std::string>{value});
+        parsed.options.back().original_tokens = {key, value};
+        try {
+            po::variables_map alone;  // the value checked even where the command line overrides it
+            po::store(parsed, alone);
+            po::store(parsed, vm);
+        } catch (const po::error& e) {
+            throw InputError(where + key + " = " + value + ": " + e.what());
+        }
     }
+}
+
+// A message about an option the --config file set (and the command line did not) gets the file's line.
+std::string with_config_line(const std::string& message, const ConfigOrigin& origin) {
+    if (origin.path.empty() || message.compare(0, 2, "--") != 0) return message;
+    const std::string name = message.substr(2, message.find_first_of(" :',", 2) - 2);
+    const auto it = origin.lines.find(name);
+    if (it == origin.lines.end() || origin.command_line.count(name)) return message;
+    return "--config '" + origin.path + "' line " + std::to_string(it->second) + ": " + message;
 }
 
 }  // namespace
@@ -84,16 +217,29 @@ std::string help_text() {
             "Usage: bsde COMMAND [options]\n\n"
             "Commands:\n"
             "  solve          solve a problem and report y_0, z_0, errors, time and memory\n"
+            "  study          solve every (K, N) of --K and --N lists on each of --backends: errors, orders,\n"
+            "                 times, speedups (table on stdout; CSV, Markdown and plots with --out DIR)\n"
+            "  bench          time fixed cases (--cases) on --backends: median and spread of --repeats solves,\n"
+            "                 the split of a step, node evaluations/s and FP64 GFLOP/s (README, Benchmark)\n"
             "  coefficients   print the multistep weights gamma^K_{K,j} and gamma^1_{K,j} for K = 1..--K\n"
             "  grid           print the space grid M, dx and the time step dt for --K --N [--T --R]\n"
             "  problems       list the problems\n\n"
          << command_line_options() << "\n"
          << shared_options() << "\n"
-         << "Exit codes: 0 success, 2 bad input, 3 numerical failure, 4 device or library failure.\n";
+         << "Config file: key = value lines (keys are the option names above without the dashes), blank lines\n"
+            "and # or ; comments; an unknown key, a key twice, a line without '=' or an empty value, a [section]\n"
+            "and control or non-ASCII bytes outside comments are errors naming the line.\n\n"
+            "Errors: one line 'bsde: error: ...' on stderr naming the option, file and line, value or step.\n"
+            "Exit codes: 0 success; 2 bad input (an option, key or value, an unreadable config file or output\n"
+            "path, a run larger than the free memory: the message gives the largest N that fits); 3 numerical\n"
+            "failure (a non-finite y or z, naming the step and grid point; Picard above its tolerance with\n"
+            "--strict, else a 'bsde: warning: ...' line); 4 device or library failure (no CUDA device for\n"
+            "--backend cuda, a driver too old, a failing CUDA or cuSPARSE call, an allocation that fails).\n";
     return text.str();
 }
 
-Invocation parse_invocation(const std::vector<std::string>& args) {
+// parse_invocation without the config file's line numbers in its messages (see with_config_line).
+static Invocation parse_options(const std::vector<std::string>& args, ConfigOrigin& origin) {
     Invocation invocation;
     std::vector<std::string> rest(args);
     if (!rest.empty() && !rest.front().empty() && rest.front()[0] != '-') {
@@ -103,7 +249,7 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
         for (const std::string& c : commands) known = known || c == invocation.command;
         if (!known)
             throw InputError("unknown command '" + invocation.command +
-                             "': allowed commands are solve, coefficients, grid, problems");
+                             "': allowed commands are solve, study, bench, coefficients, grid, problems");
     }
 
     po::options_description all;
@@ -118,15 +264,55 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     invocation.help = vm.count("help") > 0;
     if (invocation.help) return invocation;
     if (invocation.command.empty()) throw InputError("no command given: try 'bsde --help'");
-    if (vm.count("config")) read_config_file(vm["config"].as<std::string>(), shared, vm);
+    if (vm.count("config")) {
+        for (const auto& given : vm) origin.command_line.insert(given.first);
+        read_config_file(vm["config"].as<std::string>(), shared, vm, origin);
+    }
+
+    if (invocation.command == "bench") {  // the cases carry the problem and the scheme's settings
+        for (const auto& [option, value] : vm)
+            if (option != "cases" && option != "backends" && option != "repeats" && option != "out" &&
+                option != "config" && !value.defaulted())
+                throw InputError("--" + option + ": not for bsde bench, which takes --cases (the problems and their "
+                                 "settings, e.g. ex2:K=3:N=256:L=16), --backends, --repeats and --out");
+        take(vm, "cases", invocation.cases);
+        std::string list;
+        if (take(vm, "backends", list)) invocation.backends = parse_backend_list(list);
+        take(vm, "out", invocation.out);
+        take(vm, "repeats", invocation.repeats);
+        validate_bench(invocation);
+        return invocation;
+    }
+    for (const char* name : {"cases", "repeats"})
+        if (vm.count(name)) throw InputError(std::string("--") + name + ": only for bsde bench");
+    const bool study = invocation.command == "study";
+    for (const char* name : {"backends", "out"})
+        if (!study && vm.count(name))
+            throw InputError(std::string("--") + name + ": only for bsde study and bsde bench");
+    if (!study && vm.count("max-seconds")) throw InputError("--max-seconds: only for bsde study");
+    const std::pair<const char*, const char*> not_for_study[]{
+        {"backend", "--backends LIST"}, {"output", "--out DIR"}, {"Ky", "--K (Ky = Kz = K)"}, {"Kz", "--K (Ky = Kz = K)"}};
+    for (const auto& [name, instead] : not_for_study)
+        if (study && vm.count(name)) throw InputError(std::string("--") + name + ": bsde study takes " + instead);
 
     SchemeSettings& s = invocation.settings;
-    int K = invocation.command == "coefficients" ? 6 : 3;
-    take(vm, "K", K);
-    if (K < 1) throw InputError("--K " + std::to_string(K) + ": must be >= 1");
+    invocation.Ks = {invocation.command == "coefficients" ? 6 : 3};
+    if (vm.count("K")) invocation.Ks = parse_int_list("--K", vm["K"].as<std::string>(), study);
+    for (int K : invocation.Ks) {
+        if (K < 1) throw InputError("--K " + std::to_string(K) + ": must be >= 1");
+        if (K > max_multistep_order)
+            throw InputError("--K " + std::to_string(K) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
+    }
+    const int K = invocation.Ks.front();
     s.Ky = s.Kz = K;
     take(vm, "Ky", s.Ky);
     take(vm, "Kz", s.Kz);
+    // Options of a solve are refused by the commands that solve nothing, rather than ignored.
+    if (invocation.command == "coefficients" || invocation.command == "grid" || invocation.command == "problems")
+        for (const char* name : {"output", "backend", "strict"})
+            if (vm.count(name))
+                throw InputError(std::string("--") + name + ": bsde " + invocation.command +
+                                 " solves nothing (it is an option of bsde solve)");
     if (invocation.command == "coefficients") {
         s.Kz = s.Ky = K;
         return invocation;
@@ -135,10 +321,19 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     invocation.problem = "ex2";
     take(vm, "problem", invocation.problem);
     const ProblemInfo& problem = find_problem(invocation.problem);
+    // --smoothing is taken in either dimension: it acts on problems with a kinked payoff (ex3 in 1D, ex5 in 2D)
+    const std::pair<const char*, int> dimension_only[]{{"spline", 1}, {"interp", 2}};
+    for (const auto& [option, dimension] : dimension_only)
+        if (vm.count(option) && problem.dimension != dimension)
+            throw InputError(std::string("--") + option + ": only for " + std::to_string(dimension) + "D problems (" +
+                             invocation.problem + " is " + std::to_string(problem.dimension) + "D" +
+                             (dimension == 1 ? "; its interpolation is chosen with --interp)" : ")"));
     s.T = problem.default_T;
     s.R = problem.default_R;
     s.L = problem.default_L;
-    take(vm, "N", s.N);
+    invocation.Ns = {s.N};
+    if (vm.count("N")) invocation.Ns = parse_int_list("--N", vm["N"].as<std::string>(), study);
+    s.N = invocation.Ns.front();
     take(vm, "T", s.T);
     take(vm, "R", s.R);
     take(vm, "L", s.L);
@@ -149,16 +344,37 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     std::string name;
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
     if (take(vm, "smoothing", name)) s.smoothing = parse_smoothing(name);
-    for (const char* parameter : {"S0", "strike", "r", "mu", "delta", "sigma"})
+    for (const char* parameter : {"S0", "strike", "r", "mu", "delta", "sigma", "S1", "S2", "mu1", "mu2", "sigma1",
+                                  "sigma2", "rho"})
         if (vm.count(parameter)) s.problem_parameters[parameter] = vm[parameter].as<double>();
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
+    if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
     if (take(vm, "backend", name)) {
         invocation.backend = parse_backend(name);
         invocation.backend_given = true;
     }
     take(vm, "output", invocation.output);
-    validate(s);
+    if (vm.count("output") && invocation.output.empty()) throw InputError("--output '': an empty file name");
+    take(vm, "strict", s.picard_strict);
+    if (vm.count("startup-substeps") && s.startup == Startup::exact)
+        throw InputError("--startup-substeps: only for --startup multistep (the exact start-up takes no substeps)");
+    if (study) {
+        if (take(vm, "backends", name)) invocation.backends = parse_backend_list(name);
+        take(vm, "out", invocation.out);
+        take(vm, "max-seconds", invocation.max_seconds);
+        validate_study(invocation);
+    }
+    validate(s, problem.dimension);
     return invocation;
+}
+
+Invocation parse_invocation(const std::vector<std::string>& args) {
+    ConfigOrigin origin;
+    try {
+        return parse_options(args, origin);
+    } catch (const InputError& e) {
+        throw InputError(with_config_line(e.what(), origin));
+    }
 }
 
 }  // namespace bsde

@@ -10,13 +10,23 @@
 namespace bsde {
 
 struct Invocation {
-    std::string command;  // solve, coefficients, grid, problems; empty with --help alone
+    std::string command;  // solve, study, bench, coefficients, grid, problems; empty with --help alone
     bool help = false;
     std::string problem;
     SchemeSettings settings;
     Backend backend = Backend::omp;
     bool backend_given = false;
     std::string output;   // CSV of the solution at t = 0 (solve)
+    // study: the K and N lists (ascending), the backends (empty: every one present), the output
+    // folder (empty: stdout only) and the time that leaves a backend out of larger cases (0: never)
+    std::vector<int> Ks, Ns;
+    std::vector<Backend> backends;
+    std::string out;
+    double max_seconds = 0;
+    // bench: the --cases list as given (empty: the default cases) and the timed solves per case and backend;
+    // it also takes backends (empty: the fastest available) and out
+    std::string cases;
+    int repeats = 5;
 };
 
 // Parses and validates args (without the program name). Throws InputError with a one-line message.

@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -61,11 +63,21 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     out << std::setprecision(10);
     out << "problem   " << r.problem << "\n"
         << "scheme    Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", M = " << r.M << ", L = " << s.L
-        << ", T = " << s.T << ", R = " << s.R << ", spline " << to_string(s.spline) << ", smoothing "
-        << to_string(s.smoothing) << " (of kinked terminal data)\n"
+        << ", T = " << s.T << ", R = " << s.R;
+    if (r.dimension == 1)
+        out << ", spline " << to_string(s.spline) << ", smoothing " << to_string(s.smoothing)
+            << " (of kinked terminal data)\n";
+    else
+        out << ", d = 2, " << (r.M + 1) << "^2 points, " << s.L << "^2 Gauss-Hermite nodes, interpolation "
+            << to_string(s.interpolation) << "\n";
+    out
         << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance
         << "; used at most " << r.picard_most_iterations << ", largest last change "
-        << std::scientific << std::setprecision(2) << r.picard_largest_change << std::defaultfloat << "\n";
+        << std::scientific << std::setprecision(2) << r.picard_largest_change << std::defaultfloat
+        << (r.picard_unconverged_steps > 0
+                ? "; NOT CONVERGED in " + std::to_string(r.picard_unconverged_steps) + " steps (warning on stderr)"
+                : "")
+        << "\n";
     if (s.startup == Startup::exact)
         out << "startup   EXACT: layers N-1..N-K+1 were set from the exact solution (verification mode)\n";
     else if (r.startup_substeps > 0)
@@ -94,15 +106,30 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     if (!inv.output.empty()) out << "output    " << inv.output << "\n";
 }
 
+// One row per grid point: w (w1, w2 in 2D), y, z (z1, z2), the exact values and errors, and for 1D
+// options the spot, price and delta.
 void write_solution_csv(std::ostream& out, const SolveResult& r) {
+    const int d = r.dimension;
+    const std::size_t points = r.y.size();
+    auto names = [d](const std::string& name, const std::string& suffix) {
+        std::string columns;
+        for (int k = 0; k < d; ++k) columns += "," + name + (d == 1 ? "" : std::to_string(k + 1)) + suffix;
+        return columns;
+    };
     out << std::setprecision(17);
-    out << "w,y,z" << (r.has_exact ? ",y_exact,z_exact,y_error,z_error" : "")
+    out << names("w", "").substr(1) << ",y" << names("z", "")
+        << (r.has_exact ? ",y_exact" + names("z", "_exact") + ",y_error" + names("z", "_error") : "")
         << (r.has_state ? ",S,price,delta,price_exact,delta_exact,price_error,delta_error" : "") << "\n";
-    for (std::size_t i = 0; i < r.w.size(); ++i) {
-        out << r.w[i] << "," << r.y[i] << "," << r.z[i];
-        if (r.has_exact)
-            out << "," << r.y_exact[i] << "," << r.z_exact[i] << "," << r.y[i] - r.y_exact[i] << ","
-                << r.z[i] - r.z_exact[i];
+    for (std::size_t i = 0; i < points; ++i) {
+        for (int k = 0; k < d; ++k) out << (k ? "," : "") << r.w[k * points + i];
+        out << "," << r.y[i];
+        for (int k = 0; k < d; ++k) out << "," << r.z[k * points + i];
+        if (r.has_exact) {
+            out << "," << r.y_exact[i];
+            for (int k = 0; k < d; ++k) out << "," << r.z_exact[k * points + i];
+            out << "," << r.y[i] - r.y_exact[i];
+            for (int k = 0; k < d; ++k) out << "," << r.z[k * points + i] - r.z_exact[k * points + i];
+        }
         if (r.has_state)
             out << "," << r.state[i] << "," << r.y[i] << "," << r.gradient[i] << "," << r.y_exact[i] << ","
                 << r.gradient_exact[i] << "," << r.y[i] - r.y_exact[i] << "," << r.gradient[i] - r.gradient_exact[i];
@@ -111,6 +138,9 @@ void write_solution_csv(std::ostream& out, const SolveResult& r) {
 }
 
 AtomicOutputFile::AtomicOutputFile(const std::string& path) : path_(path), temporary_(path + ".partial") {
+    struct stat info;
+    if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+        throw InputError("--output '" + path + "': is a directory");
     file_.open(temporary_);
     if (!file_) throw InputError("--output '" + path + "': cannot write there");
 }

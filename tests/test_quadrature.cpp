@@ -46,12 +46,14 @@ BOOST_AUTO_TEST_SUITE_END()
 namespace {
 // Sums omega * dW^k over a rule's increments.
 struct MomentSink {
+    static constexpr int dimension = 1;
     int k;
     double sum = 0.0;
     void add(double dW, double omega) { sum += omega * std::pow(dW, k); }
 };
 // Sums omega * |dW - c| (a kink at c) over a rule's increments.
 struct KinkSink {
+    static constexpr int dimension = 1;
     double c;
     double sum = 0.0;
     void add(double dW, double omega) { sum += omega * std::fabs(dW - c); }

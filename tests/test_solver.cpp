@@ -15,6 +15,7 @@ namespace {
 // A driver that turns NaN in the middle of the sweep, to see the run stop and name where.
 struct failing_driver {
     static constexpr const char* name = "failing";
+    static constexpr int dimension = 1;
     static constexpr bool has_exact_solution = false;
     double T = 1.0;
     __host__ __device__ double terminal_y(double w) const { return w; }
@@ -114,7 +115,7 @@ BOOST_AUTO_TEST_CASE(non_finite_values_stop_the_run) {
     s.Ky = s.Kz = 2;
     s.N = 8;
     HostContext<SerialSystem> context;
-    BackwardSweep<failing_driver, HostContext<SerialSystem>> sweep(context, failing_driver{}, s);
+    BackwardSweep<failing_driver, CubicSpline1D, HostContext<SerialSystem>> sweep(context, failing_driver{}, s);
     try {
         sweep.run();
         BOOST_ERROR("expected a NumericalError");

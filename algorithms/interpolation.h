@@ -1,0 +1,79 @@
+// The interpolation seam. A family names, for a backend context, the fitter that builds a layer's
+// interpolation data from its grid values and the evaluator the fused pass calls:
+//   Fitter:    data_size() (doubles per function), fit(values, data, functions), storage_bytes(), evaluator()
+//   Evaluator: Stencil locate(point) (clamped to the domain; stencil.point is the clamped point) and
+//              double operator()(values, data, stencil) for one function.
+// 1D: the cubic spline (natural or not-a-knot; cubic_spline.h). 2D: tensor-product spline and the
+// paper's bicubic (tensor_spline.h, bicubic.h).
+#pragma once
+#include <cstddef>
+
+#include "bicubic.h"
+#include "cubic_spline.h"
+#include "solver.h"
+#include "spline_fitter.h"
+#include "tensor_spline.h"
+
+namespace bsde {
+
+// The 1D spline of one function from its values and moments.
+struct CubicSplineEvaluator {
+    UniformGridLocator grid;
+    struct Stencil {
+        CellPosition cell;
+        double point;
+    };
+    __host__ __device__ Stencil locate(double x) const {
+        const CellPosition p = grid(x);
+        return {p, grid.x_min + (p.cell + p.t) * grid.dx};
+    }
+    __host__ __device__ double operator()(const double* values, const double* moments, const Stencil& s) const {
+        return CubicSplineColumn{values, moments, grid.dx}(s.cell);
+    }
+};
+
+// Layers of 1D problems: the data of a function are its spline moments (M+1).
+template <class Context>
+class CubicSplineLayers {
+public:
+    CubicSplineLayers(Context& context, int M, double x_min, double dx, SplineBoundary boundary)
+        : spline_(context, M, boundary, dx), M_(M), x_min_(x_min), dx_(dx) {}
+    std::size_t data_size() const { return M_ + 1; }
+    void fit(const double* values, double* data, int functions) { spline_.fit(values, data, functions); }
+    double storage_bytes() const { return spline_.storage_bytes(); }
+    CubicSplineEvaluator evaluator() const { return {UniformGridLocator{x_min_, dx_, M_}}; }
+
+private:
+    SplineFitter<Context> spline_;
+    int M_;
+    double x_min_, dx_;
+};
+
+struct CubicSpline1D {
+    template <class Context>
+    using Fitter = CubicSplineLayers<Context>;
+    template <class Context>
+    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings& s) {
+        return Fitter<Context>(context, M, x_min, dx, s.spline);
+    }
+};
+
+struct TensorSpline2D {
+    template <class Context>
+    using Fitter = TensorSplineFitter<Context>;
+    template <class Context>
+    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings&) {
+        return Fitter<Context>(context, M, x_min, dx);
+    }
+};
+
+struct Bicubic2D {
+    template <class Context>
+    using Fitter = BicubicFitter<Context>;
+    template <class Context>
+    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings&) {
+        return Fitter<Context>(context, M, x_min, dx);
+    }
+};
+
+}  // namespace bsde

@@ -1,0 +1,277 @@
+// The device functors of the backward sweep (scheme.md, "One backward step"), for problems of dimension
+// d = 1 or 2 and any interpolation family (interpolation.h).
+#pragma once
+#include <climits>
+#include <type_traits>
+#include <utility>
+
+#include "cubic_spline.h"
+#include "expectation_rules.h"
+#include "point.h"
+#include "terminal_smoothing.h"
+
+namespace bsde {
+
+// A stored time layer of 1 + d functions (y, z_1..z_d): their grid values, then their interpolation data,
+//   [values y | values z_1 | ... | data y | data z_1 | ...]   (in 1D with the spline: [y | z | y'' | z'']).
+struct LayerView {
+    double* base;
+    int points, data_size, functions;
+    __host__ __device__ double* values(int k) const { return base + k * points; }
+    __host__ __device__ double* data(int k) const { return base + functions * points + k * data_size; }
+};
+
+// K+1 layers in a ring: layer n lives in slot n mod (K+1), so the step that writes layer n never
+// touches the K layers n+1..n+K it reads, and no layer is ever copied.
+struct LayerRingView {
+    double* base;
+    int slots, points, data_size, functions;
+    __host__ __device__ int slot_size() const { return functions * (points + data_size); }
+    __host__ __device__ LayerView layer(int n) const {
+        return {base + (n % slots) * slot_size(), points, data_size, functions};
+    }
+};
+
+// Grid point i of the uniform grid in W-space: w = x_min + i dx in 1D, (x_min + i_1 dx, x_min + i_2 dx)
+// with i = i_1 (M+1) + i_2 in 2D.
+template <int d>
+struct GridPoints {
+    double x_min, dx;
+    int M;
+    __host__ __device__ Point<d> operator()(int i) const {
+        if constexpr (d == 1) {
+            return x_min + i * dx;
+        } else {
+            return Vec2{{x_min + (i / (M + 1)) * dx, x_min + (i % (M + 1)) * dx}};
+        }
+    }
+};
+
+// y and the d components of z at grid point i of a layer.
+template <class Gradient>
+__host__ __device__ void store_point(const LayerView& layer, int i, double y, const Gradient& z) {
+    layer.values(0)[i] = y;
+    for (int k = 0; k < layer.functions - 1; ++k) layer.values(1 + k)[i] = component(z, k);
+}
+
+// Largest Picard change, most Picard iterations and first non-finite grid index of one step.
+struct StepStatus {
+    double picard_change;
+    int picard_iterations;
+    int first_nonfinite;  // INT_MAX when every value is finite
+    int picard_unconverged;  // points where Picard ended with a change above its tolerance (1 + |y|)
+};
+
+__host__ __device__ inline bool is_finite(double x) { return x - x == 0.0; }  // false for inf and NaN
+
+struct CombineStepStatus {
+    __host__ __device__ StepStatus operator()(const StepStatus& a, const StepStatus& b) const {
+        return {a.picard_change > b.picard_change ? a.picard_change : b.picard_change,
+                a.picard_iterations > b.picard_iterations ? a.picard_iterations : b.picard_iterations,
+                a.first_nonfinite < b.first_nonfinite ? a.first_nonfinite : b.first_nonfinite,
+                a.picard_unconverged + b.picard_unconverged};
+    }
+};
+
+// Status of grid point i after a step: y and every z component finite?
+struct PointStatus {
+    LayerView layer;
+    const double* picard_change;
+    const int* picard_iterations;
+    double picard_tolerance;
+    __host__ __device__ StepStatus operator()(int i) const {
+        bool finite = true;
+        for (int k = 0; k < layer.functions; ++k) finite = finite && is_finite(layer.values(k)[i]);
+        const bool unconverged = picard_change[i] > picard_tolerance * (1.0 + fabs(layer.values(0)[i]));
+        return {picard_change[i], picard_iterations[i], finite ? INT_MAX : i, unconverged ? 1 : 0};
+    }
+};
+
+// Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules.
+struct StepCoefficients {
+    int ky, kz;
+    const double* gamma_y;  // ky + 1 entries
+    const double* gamma_z;  // kz + 1 entries
+    GaussHermiteExpectation smooth_rule;
+    CellGaussLegendreExpectation kinked_rule;  // 1D
+    KinkLineExpectation kink_line_rule;        // 2D
+    int kinked_layer;  // the terminal layer when its data have a kink (read with the kinked rule), else -1
+};
+
+// Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point w over a rule's
+// increments dW (a double in 1D, a Vec2 in 2D).
+template <class Problem, class Evaluator>
+struct LayerExpectations {
+    static constexpr int dimension = Problem::dimension;
+    using P = Point<dimension>;
+    const Problem& problem;
+    const Evaluator& evaluate;
+    LayerView layer;
+    P w;
+    double t_j;
+    double y = 0.0, f = 0.0;
+    P z{}, f_dw{};
+
+    __host__ __device__ void add(const P& dW, double omega) {
+        const typename Evaluator::Stencil s = evaluate.locate(w + dW);  // clamped to the domain
+        const double y_at = evaluate(layer.values(0), layer.data(0), s);
+        P z_at{};
+        for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(layer.values(1 + k), layer.data(1 + k), s);
+        const double f_at = problem.driver(t_j, s.point, y_at, z_at);
+        y += omega * y_at;
+        f += omega * f_at;
+        for (int k = 0; k < dimension; ++k) {
+            component(z, k) += omega * component(z_at, k);
+            component(f_dw, k) += omega * f_at * component(dW, k);
+        }
+    }
+};
+
+// One step at grid point i: the fused pass over the K stored layers and their rules' nodes, then z^n and y^n.
+//   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
+//   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
+// with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
+template <class Problem, class Evaluator>
+struct MultistepPointUpdate {
+    static constexpr int d = Problem::dimension;
+    Problem problem;
+    Evaluator evaluate;
+    LayerRingView ring;
+    GridPoints<d> grid;
+    StepCoefficients c;
+    int n;             // the layer being computed
+    double t_n, dt;
+    int picard_iterations;
+    double picard_tolerance;
+    double* picard_change;
+    int* picard_used;
+
+    __host__ __device__ void operator()(int i) const {
+        const Point<d> w = grid(i);
+        const int K = c.ky > c.kz ? c.ky : c.kz;
+        double expected_y = 0.0;       // E_ky[y_{n+ky}]
+        double driver_sum = 0.0;       // sum_{j<=ky} gy_j E_j[f_j]
+        Point<d> expected_z1{};        // E_1[z_{n+1}]
+        Point<d> z_sum{};              // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
+        for (int j = 1; j <= K; ++j) {
+            LayerExpectations<Problem, Evaluator> e{problem, evaluate, ring.layer(n + j), w, t_n + j * dt};
+            if constexpr (has_terminal_kink<Problem>::value) {
+                if (n + j == c.kinked_layer) {
+                    if constexpr (d == 1)
+                        c.kinked_rule(j * dt, e);
+                    else
+                        c.kink_line_rule(j * dt, w, e);
+                } else
+                    c.smooth_rule(j * dt, e);
+            } else {
+                c.smooth_rule(j * dt, e);
+            }
+            if (j == c.ky) expected_y = e.y;
+            if (j == 1) expected_z1 = e.z;
+            driver_sum += (j <= c.ky ? c.gamma_y[j] : 0.0) * e.f;
+            const double g1_j = j <= c.kz ? c.gamma_z[j] : 0.0;
+            for (int k = 0; k < d; ++k) component(z_sum, k) += g1_j * (component(e.f_dw, k) - component(e.z, k));
+        }
+        Point<d> z{};
+        for (int k = 0; k < d; ++k) component(z, k) = (component(expected_z1, k) + component(z_sum, k)) / c.gamma_z[0];
+        const double step = c.ky * dt;
+        const double explicit_y = expected_y + step * driver_sum;
+        double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
+        double change = 0.0;
+        int used = 0;
+        while (used < picard_iterations) {
+            const double next = explicit_y + step * c.gamma_y[0] * problem.driver(t_n, w, y, z);
+            change = fabs(next - y);
+            y = next;
+            ++used;
+            if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
+        }
+        store_point(ring.layer(n), i, y, z);
+        picard_change[i] = change;
+        picard_used[i] = used;
+    }
+};
+
+// The terminal y (component 0) or z_k (component 1 + k) of a problem as a function of w alone, for the
+// smoothing's averages.
+template <class Problem>
+struct TerminalComponent {
+    Problem problem;
+    int component;
+    __host__ __device__ double operator()(const Point<Problem::dimension>& w) const {
+        return component == 0 ? problem.terminal_y(w) : bsde::component(problem.terminal_z(w), component - 1);
+    }
+};
+
+// Terminal layer at grid point i: g and grad g, smoothed near a kink (terminal_smoothing.h): in 1D within
+// half_width() cells of the kink point, in 2D within half_width() dx of the kink line, along its normal.
+template <class Problem>
+struct TerminalLayer {
+    static constexpr int d = Problem::dimension;
+    Problem problem;
+    LayerView layer;
+    GridPoints<d> grid;
+    KreissKernel kernel;
+    __host__ __device__ void operator()(int i) const {
+        const Point<d> w = grid(i);
+        store_point(layer, i, problem.terminal_y(w), problem.terminal_z(w));
+        if constexpr (has_terminal_kink<Problem>::value) {
+            const auto kink = problem.terminal_kink();
+            double distance;
+            if constexpr (d == 1)
+                distance = w - kink;
+            else
+                distance = kink.distance(w);
+            if (kernel.smoothing != Smoothing::none && fabs(distance) < kernel.half_width() * grid.dx) {
+                Point<d> z{};
+                for (int k = 0; k < d; ++k)
+                    component(z, k) = kernel.average(TerminalComponent<Problem>{problem, 1 + k}, w, grid.dx, kink);
+                store_point(layer, i, kernel.average(TerminalComponent<Problem>{problem, 0}, w, grid.dx, kink), z);
+            }
+        }
+    }
+};
+
+// The exact solution at time t at grid point i (the exact start-up of verification runs).
+template <class Problem>
+struct ExactLayer {
+    Problem problem;
+    LayerView layer;
+    GridPoints<Problem::dimension> grid;
+    double t;
+    __host__ __device__ void operator()(int i) const {
+        if constexpr (Problem::has_exact_solution) store_point(layer, i, problem.exact_y(t, grid(i)), problem.exact_z(t, grid(i)));
+    }
+};
+
+// |numerical - exact| of y (component 0) or z_k (component 1 + k) at t = 0 for grid point i inside the
+// box |w|_max <= inner_half_width, 0 elsewhere (the truncated domain's edges are not the scheme's error).
+template <class Problem>
+struct InnerError {
+    Problem problem;
+    LayerView layer;
+    GridPoints<Problem::dimension> grid;
+    double inner_half_width;
+    int component;
+    __host__ __device__ double operator()(int i) const {
+        const auto w = grid(i);
+        for (int k = 0; k < Problem::dimension; ++k)
+            if (fabs(bsde::component(w, k)) > inner_half_width) return 0.0;
+        const double exact = component == 0 ? problem.exact_y(0.0, w)
+                                            : bsde::component(problem.exact_z(0.0, w), component - 1);
+        return fabs(layer.values(component)[i] - exact);
+    }
+};
+
+// Problems whose forward process is a state S(t, w) with a value gradient dV/dS (1D options).
+template <class P, class = void>
+struct has_state_map : std::false_type {};
+template <class P>
+struct has_state_map<P, std::void_t<decltype(std::declval<const P&>().value_gradient(0.0, 0.0, 0.0))>>
+    : std::true_type {};
+
+struct Maximum {
+    __host__ __device__ double operator()(double a, double b) const { return a > b ? a : b; }
+};
+
+}  // namespace bsde

@@ -1,0 +1,151 @@
+// Tensor-product cubic spline (not-a-knot) of a 2D layer on the uniform grid w = (x_min + i1 dx,
+// x_min + i2 dx), i1, i2 = 0..M, point p = i1 (M+1) + i2. In B-spline form
+//   s(x1, x2) = sum_{j1, j2 = -1..M+1} d_{j1 j2} B((x1 - x_{j1}) / dx) B((x2 - x_{j2}) / dx),
+// B the uniform cubic B-spline centred at 0, so that a 1D spline s(x) = sum_j c_j B((x - x_j) / dx) has
+//   s(x_i) = (c_{i-1} + 4 c_i + c_{i+1}) / 6,   s''(x_i) = (c_{i-1} - 2 c_i + c_{i+1}) / dx^2.
+// 1D fit through v_0..v_M: the not-a-knot moments m_i = s''(x_i) (cubic_spline.h, SplineFitter), then
+//   c_i = v_i - dx^2 m_i / 6 (i = 0..M),  c_{-1} = dx^2 m_0 + 2 c_0 - c_1,  c_{M+1} = dx^2 m_M + 2 c_M - c_{M-1}.
+// 2D, each pass one batched tridiagonal solve over contiguous columns:
+//   (a) along axis 2 through every row i1: c_{i1 j2}, j2 = -1..M+1, written transposed (j2 outer, i1 contiguous);
+//   (b) along axis 1 through each of the M+3 columns c_{. j2}: d_{j1 j2}, j1 = -1..M+1.
+//   Both passes are linear and reproduce cubics, so f = p(x1) q(x2) of degree <= 3 in each variable gives
+//   d_{j1 j2} = alpha_{j1} gamma_{j2} (the 1D coefficients of p and q) and s = f exactly.
+//   Data of one function: (M+3)^2 doubles, d_{j1 j2} at (j1 + 1)(M+3) + j2 + 1.
+// At a point: clamp it to [x_min, x_min + M dx]^2, cell c = int((x - x_min) / dx) (the last cell on the right
+// edge), t = (x - x_min) / dx - c in each axis; then with the uniform cubic B-spline weights
+//   B0 = (1-t)^3/6, B1 = (3t^3 - 6t^2 + 4)/6, B2 = (-3t^3 + 3t^2 + 3t + 1)/6, B3 = t^3/6,
+//   s = sum_{a,b=0..3} B_a(t1) B_b(t2) d_{c1-1+a, c2-1+b}   (16 coefficients, 4 contiguous rows).
+#pragma once
+#include <cstddef>
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "cubic_spline.h"
+#include "host_device.h"
+#include "point.h"
+#include "spline_fitter.h"
+
+namespace bsde {
+
+// B-spline coefficients c_{j-1}, j = 0..M+2, of `columns` 1D splines (values and moments column after
+// column, M+1 each), written transposed: out[j * columns + column], for k = j * columns + column.
+//   c_i = v_i - dx^2 m_i / 6,  c_{-1} = dx^2 m_0 + 2 c_0 - c_1,  c_{M+1} = dx^2 m_M + 2 c_M - c_{M-1}.
+struct BSplineCoefficients {
+    const double* values;
+    const double* moments;
+    double* out;
+    double dx2;
+    int M, columns;
+    __host__ __device__ void operator()(int k) const {
+        const int j = k / columns, column = k % columns;
+        const double* v = values + column * (M + 1);
+        const double* m = moments + column * (M + 1);
+        const double h = dx2 / 6.0;
+        double c;
+        if (j == 0)
+            c = dx2 * m[0] + 2.0 * (v[0] - h * m[0]) - (v[1] - h * m[1]);
+        else if (j == M + 2)
+            c = dx2 * m[M] + 2.0 * (v[M] - h * m[M]) - (v[M - 1] - h * m[M - 1]);
+        else
+            c = v[j - 1] - h * m[j - 1];
+        out[k] = c;
+    }
+};
+
+// Uniform cubic B-spline weights at t in [0, 1]: B0 = (1-t)^3/6, B1 = (3t^3 - 6t^2 + 4)/6,
+// B2 = (-3t^3 + 3t^2 + 3t + 1)/6, B3 = t^3/6.
+__host__ __device__ inline void cubic_bspline_weights(double t, double w[4]) {
+    const double u = 1.0 - t;
+    w[0] = u * u * u / 6.0;
+    w[1] = ((3.0 * t - 6.0) * t * t + 4.0) / 6.0;
+    w[2] = (((-3.0 * t + 3.0) * t + 3.0) * t + 1.0) / 6.0;
+    w[3] = t * t * t / 6.0;
+}
+
+// Locates points and evaluates one function's tensor spline there. Trivially copyable.
+struct TensorSplineEvaluator {
+    int M;
+    double x_min, dx;
+
+    struct Stencil {
+        int first;              // (c1 (M+3) + c2): index of d_{c1-1, c2-1}
+        double w1[4], w2[4];    // B-spline weights in each axis
+        Vec2 point;             // the query clamped to the domain
+    };
+
+    // Clamps to [x_min, x_min + M dx] (NaN to x_min), then the cell and the weights.
+    __host__ __device__ Stencil locate(Vec2 x) const {
+        const UniformGridLocator axis{x_min, dx, M};
+        const double x_max = x_min + M * dx;
+        Stencil s;
+        for (int k = 0; k < 2; ++k) {
+            const double above = x[k] > x_min ? x[k] : x_min;
+            s.point[k] = above < x_max ? above : x_max;
+        }
+        const CellPosition p1 = axis(s.point[0]), p2 = axis(s.point[1]);
+        s.first = p1.cell * (M + 3) + p2.cell;
+        cubic_bspline_weights(p1.t, s.w1);
+        cubic_bspline_weights(p2.t, s.w2);
+        return s;
+    }
+
+    // s = sum_a B_a(t1) sum_b B_b(t2) d_{c1-1+a, c2-1+b}; values are not needed.
+    __host__ __device__ double operator()(const double* /*values*/, const double* data, const Stencil& s) const {
+        const double* d = data + s.first;
+        double sum = 0.0;
+        for (int a = 0; a < 4; ++a, d += M + 3)
+            sum += s.w1[a] * (s.w2[0] * d[0] + s.w2[1] * d[1] + s.w2[2] * d[2] + s.w2[3] * d[3]);
+        return sum;
+    }
+};
+
+template <class Context>
+class TensorSplineFitter {
+public:
+    TensorSplineFitter(Context& context, int M, double x_min, double dx)
+        : context_(context), M_(M), x_min_(x_min), dx_(dx), spline_(context, M, SplineBoundary::not_a_knot, dx) {
+        const std::size_t size = static_cast<std::size_t>(M + 1) * (M + 3);
+        moments_.resize(size);
+        row_coefficients_.resize(size);
+    }
+
+    std::size_t data_size() const { return static_cast<std::size_t>(M_ + 3) * (M_ + 3); }
+
+    // values: `functions` blocks of (M+1)^2; data: as many blocks of data_size(), overwritten.
+    // One function at a time, through the workspace: (a) then (b) of the header.
+    void fit(const double* values, double* data, int functions) {
+        const int n = M_ + 1, ghosted = M_ + 3;
+        const std::size_t points = static_cast<std::size_t>(n) * n;
+        for (int k = 0; k < functions; ++k) {
+            const double* f = values + k * points;
+            spline_.fit(f, raw(moments_), n);  // (a) rows i1, contiguous in i2
+            thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                             thrust::counting_iterator<int>(ghosted * n),
+                             BSplineCoefficients{f, raw(moments_), raw(row_coefficients_), dx_ * dx_, M_, n});
+            spline_.fit(raw(row_coefficients_), raw(moments_), ghosted);  // (b) columns j2, contiguous in i1
+            thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                             thrust::counting_iterator<int>(ghosted * ghosted),
+                             BSplineCoefficients{raw(row_coefficients_), raw(moments_), data + k * data_size(),
+                                                 dx_ * dx_, M_, ghosted});
+        }
+    }
+
+    double storage_bytes() const {
+        return spline_.storage_bytes() + 2.0 * (M_ + 1) * (M_ + 3) * sizeof(double);
+    }
+
+    TensorSplineEvaluator evaluator() const { return {M_, x_min_, dx_}; }
+
+private:
+    template <class V>
+    static double* raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
+
+    Context& context_;
+    int M_;
+    double x_min_, dx_;
+    SplineFitter<Context> spline_;  // the 1D not-a-knot moments, M+1 per column
+    typename Context::template vector<double> moments_, row_coefficients_;  // (M+1)(M+3) each
+};
+
+}  // namespace bsde

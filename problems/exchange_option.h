@@ -1,0 +1,130 @@
+// The paper's Example 5: the zero-strike spread (exchange) option on two correlated geometric Brownian
+// motions, as an FBSDE in W-space (W a standard 2D Brownian motion, correlation through A):
+//   A = [[s1, 0], [rho s2, s2 sqrt(1 - rho^2)]]   (A A^T = [[s1^2, rho s1 s2], [rho s1 s2, s2^2]])
+//   S_k(t, w) = S_k0 exp((mu_k - s_k^2 / 2) t + (A w)_k),   k = 1, 2
+//   f(t, w, y, z) = -(r y + z A^-1 (mu - r)),   g(w) = (S_T^1 - S_T^2)^+,   z a row vector.
+// Exact solution (Margrabe), tau = T - t:
+//   V = S1 N(d_1) - S2 N(d_2),   d_{1,2} = (ln(S1 / S2) +- sigma~^2 tau / 2) / (sigma~ sqrt(tau)),
+//   sigma~^2 = s1^2 + s2^2 - 2 rho s1 s2;   dV/dS1 = N(d_1), dV/dS2 = -N(d_2);
+//   z = grad_w V(t, S(t, w)) = A^T (S * dV/dS) (componentwise product).
+//
+// Sign of f. With -dy = f dt - z dW, u(t, w) = V(t, S(t, w)) must satisfy u_t + 1/2 Laplacian_w u + f = 0.
+// By Ito, u_t + 1/2 Laplacian_w u = V_t + sum_k mu_k S_k V_k + 1/2 sum_kl (A A^T)_kl S_k S_l V_kl, and the
+// pricing PDE V_t + sum_k r S_k V_k + 1/2 sum_kl (A A^T)_kl S_k S_l V_kl - r V = 0 turns this into
+// r V + sum_k (mu_k - r) S_k V_k = r y + (A^-T z^T) . (mu - r) = r y + z A^-1 (mu - r); so
+// f = -(r y + z A^-1 (mu - r)). (The paper's equation (36) prints +z dW: the misprint of scheme.md's errata.)
+// The scheme's own value r does not enter V (Margrabe's price is free of r); it enters f and, with mu, S.
+//
+// The payoff is kinked where S_T^1 = S_T^2, i.e. on the line (a11 - a21) w_1 - a22 w_2 = ln(S2/S1) -
+// (drift1 - drift2) T of W-space (drift_k = mu_k - s_k^2/2), which is not parallel to a grid axis unless
+// s1 = rho s2. |(a11 - a21, -a22)| = sigma~, so terminal_kink() gives the unit normal
+// n = (a11 - a21, -a22) / sigma~ and the offset c = (ln(S2/S1) - (drift1 - drift2) T) / sigma~ (the line's
+// signed distance from w = 0); y and z are smooth on either side, z jumps across it by A^T (S1, -S2).
+#pragma once
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "../algorithms/point.h"
+#include "../algorithms/terminal_smoothing.h"
+#include "problem_support.h"
+
+namespace bsde {
+
+struct exchange_option {
+    static constexpr const char* name = "exchange";
+    static constexpr const char* alias = "ex5";
+    static constexpr const char* description =
+        "paper's Example 5 (2D): zero-strike spread (exchange) option on two correlated GBMs, Margrabe";
+    static constexpr int dimension = 2;
+    static constexpr bool has_exact_solution = true;
+    static constexpr double default_T = 1.0, default_R = 8.0;
+    static constexpr int default_L = 8;
+
+    // The parameters.
+    double T, S1, S2, r, mu1, mu2, sigma1, sigma2, rho;
+    // Precomputed: A = [[a11, 0], [a21, a22]]; drift_k = mu_k - s_k^2 / 2; lambda = A^-1 (mu - r) (the market
+    // price of risk); sigma_tilde of Margrabe's formula.
+    double a11, a21, a22, drift1, drift2, lambda1, lambda2, sigma_tilde;
+
+    exchange_option(double terminal_time, const ProblemParameters& p)
+        : T(terminal_time), S1(parameter_or(p, "S1", 100.0)), S2(parameter_or(p, "S2", 100.0)),
+          r(parameter_or(p, "r", 0.05)), mu1(parameter_or(p, "mu1", 0.1)), mu2(parameter_or(p, "mu2", 0.1)),
+          sigma1(parameter_or(p, "sigma1", 0.25)), sigma2(parameter_or(p, "sigma2", 0.3)), rho(parameter_or(p, "rho", 0.0)) {
+        check_parameter_names(p, name, {"S1", "S2", "r", "mu1", "mu2", "sigma1", "sigma2", "rho"});
+        for (const auto& positive : {std::make_pair("S1", S1), std::make_pair("S2", S2), std::make_pair("sigma1", sigma1),
+                                     std::make_pair("sigma2", sigma2)})
+            if (!(positive.second > 0))
+                throw InputError("--" + std::string(positive.first) + " " + shown(positive.second) + ": must be > 0");
+        if (!(rho > -1.0 && rho < 1.0)) throw InputError("--rho " + shown(rho) + ": must lie in (-1, 1)");
+        a11 = sigma1;
+        a21 = rho * sigma2;
+        a22 = sigma2 * std::sqrt(1.0 - rho * rho);
+        drift1 = mu1 - 0.5 * sigma1 * sigma1;
+        drift2 = mu2 - 0.5 * sigma2 * sigma2;
+        lambda1 = (mu1 - r) / a11;                  // A lambda = mu - r, A lower triangular
+        lambda2 = (mu2 - r - a21 * lambda1) / a22;
+        sigma_tilde = std::sqrt(sigma1 * sigma1 + sigma2 * sigma2 - 2.0 * rho * sigma1 * sigma2);
+    }
+
+    // The two prices (S^1, S^2) at (t, w).
+    __host__ __device__ Vec2 state(double t, Vec2 w) const {
+        return Vec2{{S1 * exp(drift1 * t + a11 * w[0]), S2 * exp(drift2 * t + a21 * w[0] + a22 * w[1])}};
+    }
+    // (dV/dS1, dV/dS2) from z = A^T (S * dV/dS).
+    __host__ __device__ Vec2 value_gradient(double t, Vec2 w, Vec2 z) const {
+        const Vec2 S = state(t, w);
+        const double g2 = z[1] / a22, g1 = (z[0] - a21 * g2) / a11;  // A^T g = z, A^T upper triangular
+        return Vec2{{g1 / S[0], g2 / S[1]}};
+    }
+
+    // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header.
+    __host__ __device__ KinkLine terminal_kink() const {
+        return KinkLine{Vec2{{(a11 - a21) / sigma_tilde, -a22 / sigma_tilde}},
+                        (log(S2 / S1) - (drift1 - drift2) * T) / sigma_tilde};
+    }
+
+    __host__ __device__ double terminal_y(Vec2 w) const {
+        const Vec2 S = state(T, w);
+        return S[0] > S[1] ? S[0] - S[1] : 0.0;
+    }
+    __host__ __device__ Vec2 terminal_z(Vec2 w) const {
+        const Vec2 S = state(T, w);
+        return S[0] > S[1] ? gradient_from(S[0], -S[1]) : Vec2{{0.0, 0.0}};
+    }
+    __host__ __device__ double driver(double, Vec2, double y, Vec2 z) const {
+        return -(r * y + z[0] * lambda1 + z[1] * lambda2);
+    }
+
+    __host__ __device__ static double normal_cdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
+
+    __host__ __device__ double exact_y(double t, Vec2 w) const {
+        const double tau = T - t;
+        if (tau <= 0.0) return terminal_y(w);
+        const Vec2 S = state(t, w);
+        const double d1 = d_1(S, tau), d2 = d1 - sigma_tilde * sqrt(tau);
+        return S[0] * normal_cdf(d1) - S[1] * normal_cdf(d2);
+    }
+    __host__ __device__ Vec2 exact_z(double t, Vec2 w) const {
+        const double tau = T - t;
+        if (tau <= 0.0) return terminal_z(w);
+        const Vec2 S = state(t, w);
+        const double d1 = d_1(S, tau), d2 = d1 - sigma_tilde * sqrt(tau);
+        return gradient_from(S[0] * normal_cdf(d1), -S[1] * normal_cdf(d2));
+    }
+
+private:
+    // A^T (x1, x2): the W-gradient from S * dV/dS = (x1, x2).
+    __host__ __device__ Vec2 gradient_from(double x1, double x2) const { return Vec2{{a11 * x1 + a21 * x2, a22 * x2}}; }
+    __host__ __device__ double d_1(Vec2 S, double tau) const {
+        return (log(S[0] / S[1]) + 0.5 * sigma_tilde * sigma_tilde * tau) / (sigma_tilde * sqrt(tau));
+    }
+    static std::string shown(double value) {
+        std::ostringstream s;
+        s.precision(15);
+        s << value;
+        return s.str();
+    }
+};
+
+}  // namespace bsde

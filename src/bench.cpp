@@ -1,0 +1,506 @@
+#include "bench.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <regex>
+
+#include "../algorithms/errors.h"
+#include "../problems/registry.h"
+#include "options.h"
+#include "progress.h"
+#include "report.h"
+
+namespace bsde {
+namespace {
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    for (;;) {
+        const std::size_t end = text.find(separator, begin);
+        parts.push_back(text.substr(begin, end - begin));
+        if (end == std::string::npos) return parts;
+        begin = end + 1;
+    }
+}
+
+std::string trim(const std::string& s) {
+    const std::size_t begin = s.find_first_not_of(" \t");
+    if (begin == std::string::npos) return "";
+    return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+std::string format(const char* spec, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, spec, value);
+    return text;
+}
+
+// The problem called `name` (name or alias), or nullptr.
+const ProblemInfo* problem_named(const std::string& name) {
+    for (const ProblemInfo& p : problem_infos())
+        if (p.name == name || p.alias == name) return &p;
+    return nullptr;
+}
+
+bool whole_int(const std::string& text, int& value) {
+    if (text.empty() || text.find_first_not_of("+-0123456789") != std::string::npos) return false;
+    errno = 0;
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0' || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        return false;
+    value = static_cast<int>(v);
+    return true;
+}
+
+bool whole_double(const std::string& text, double& value) {
+    if (text.empty()) return false;
+    errno = 0;
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return errno == 0 && *end == '\0' && std::isfinite(value);
+}
+
+BenchCase parse_case(const std::string& item) {
+    const std::string where = "--cases '" + item + "': ";
+    const std::vector<std::string> parts = split(item, ':');
+    const std::string head = trim(parts.front());
+    const ProblemInfo* problem = problem_named(head);
+    int K = 3, N = 256;
+    if (problem == nullptr) {  // PROBLEM-kK-nN
+        static const std::regex preset("(.+)-k([0-9]+)-n([0-9]+)");
+        std::smatch m;
+        const bool matched = std::regex_match(head, m, preset) && (problem = problem_named(m[1].str())) != nullptr &&
+                             whole_int(m[2].str(), K) && whole_int(m[3].str(), N);
+        if (!matched) {
+            std::string known;
+            for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
+            throw InputError(where + "'" + head + "' is neither a problem (" + known +
+                             ") nor PROBLEM-kK-nN such as ex2-k6-n1024");
+        }
+    }
+    BenchCase c;
+    c.name = item;
+    c.problem = problem->name;
+    SchemeSettings& s = c.settings;
+    s.T = problem->default_T;
+    s.R = problem->default_R;
+    s.L = problem->default_L;
+    s.Ky = s.Kz = K;
+    s.N = N;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        const std::string setting = trim(parts[i]);
+        const std::size_t equals = setting.find('=');
+        const std::string key = trim(setting.substr(0, equals));
+        const std::string value = equals == std::string::npos ? "" : trim(setting.substr(equals + 1));
+        if (equals == std::string::npos || value.empty())
+            throw InputError(where + "'" + setting + "' is not KEY=VALUE");
+        const auto integer = [&](int& target) {
+            if (!whole_int(value, target)) throw InputError(where + key + " '" + value + "' is not an integer");
+        };
+        const auto real = [&](double& target) {
+            if (!whole_double(value, target)) throw InputError(where + key + " '" + value + "' is not a number");
+        };
+        const auto dimension_only = [&](int dimension) {
+            if (problem->dimension != dimension)
+                throw InputError(where + key + " is only for " + std::to_string(dimension) + "D problems (" +
+                                 problem->alias + " is " + std::to_string(problem->dimension) + "D)");
+        };
+        try {
+            if (key == "K") {
+                integer(s.Ky);
+                s.Kz = s.Ky;
+            } else if (key == "N") integer(s.N);
+            else if (key == "L") integer(s.L);
+            else if (key == "picard") integer(s.picard_iterations);
+            else if (key == "T") real(s.T);
+            else if (key == "R") real(s.R);
+            else if (key == "interp") {
+                dimension_only(2);
+                s.interpolation = parse_interpolation(value);
+            } else if (key == "spline") {
+                dimension_only(1);
+                s.spline = parse_spline_boundary(value);
+            } else if (key == "smoothing") s.smoothing = parse_smoothing(value);
+            else if (key == "startup") s.startup = parse_startup(value);
+            else
+                throw InputError(where + "unknown key '" + key +
+                                 "' (keys: K, N, L, T, R, interp, spline, smoothing, startup, picard)");
+        } catch (const InputError& e) {
+            const std::string message = e.what();
+            throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
+        }
+    }
+    try {
+        validate(s);
+    } catch (const InputError& e) {
+        throw InputError(where + e.what());
+    }
+    return c;
+}
+
+// The operations of the driver of each problem per node (the rule of node_cost), keyed by name.
+struct DriverCount {
+    const char* problem;
+    double flops, transcendentals;
+    const char* names;
+    bool kinked_terminal;
+};
+const DriverCount driver_counts[] = {
+    // -y y y + 5/2 y y - 3/2 y: 5 multiplications, 2 additions
+    {"logistic", 7, 0, "", false},
+    // 1/2 (e^(t^2) - 4 t y - 3 e^(t^2 - y e^(-t^2)) + z^2 e^(-t^2)): e^(t^2), e^(-t^2) and 4 t depend on the
+    // layer only; per node y e^(-t^2), t^2 - ., 3 e^., (4t) y, z z, . e^(-t^2), three +/-, 1/2 . and one exp
+    {"log-sine", 10, 1, "exp", false},
+    // -(r y + ((mu - r + delta) z) / sigma)
+    {"bs-call", 4, 0, "", true},
+    {"bs-put", 4, 0, "", true},
+    // y - (z_1 + z_2) / 2
+    {"sine-sum", 3, 0, "", false},
+    // -(r y + z_1 lambda_1 + z_2 lambda_2)
+    {"exchange", 5, 0, "", true},
+};
+
+std::string interpolation_name(const BenchResult& r) {
+    return r.dimension == 1 ? "cubic spline" : r.interpolation == "bicubic" ? "bicubic" : "tensor spline";
+}
+
+std::string cell(const char* spec, double value, bool csv) {
+    return std::isfinite(value) ? format(csv ? "%.17g" : spec, value) : std::string();
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_bench_cases() {
+    static const std::vector<std::string> cases{"ex2-k6-n1024", "ex5-k6-n64", "ex2-k3-n256", "ex4-k3-n32"};
+    return cases;
+}
+
+std::vector<BenchCase> parse_bench_cases(const std::string& text) {
+    std::vector<std::string> items;
+    if (trim(text).empty()) items = default_bench_cases();
+    else
+        for (const std::string& raw : split(text, ',')) {
+            const std::string item = trim(raw);
+            if (item.empty())
+                throw InputError("--cases '" + text + "': an empty case (cases are separated by commas)");
+            items.push_back(item);
+        }
+    std::vector<BenchCase> cases;
+    for (const std::string& item : items) cases.push_back(parse_case(item));
+    return cases;
+}
+
+void validate_bench(const Invocation& invocation) {
+    parse_bench_cases(invocation.cases);
+    if (invocation.repeats < 1 || invocation.repeats > 1000)
+        throw InputError("--repeats " + std::to_string(invocation.repeats) + ": must be in 1..1000");
+}
+
+std::vector<Backend> bench_backends(const Invocation& invocation) {
+    if (invocation.backends.empty()) return {default_backend()};
+    for (Backend b : invocation.backends)
+        if (!backend_available(b))
+            throw InputError("--backends " + to_string(b) + ": not available: " + cuda_unavailable_reason());
+    return invocation.backends;
+}
+
+// The count, part by part (the rule of bench.h; README, "Benchmark"):
+//   1D, cubic spline (LayerExpectations::add with CubicSplineEvaluator), 39 + driver:
+//     rule 1          dW = shift a_l
+//     locate 7        w + dW; (x - x_min) / dx; t = . - cell; the clamped point x_min + (cell + t) dx (3)
+//     interpolation 23  shared by y and z: u = 1 - t, u^3 - u, t^3 - t (7); per column 8: two moments times
+//                       those, their sum, times dx^2/6, u v_i + t v_{i+1} and the sum
+//     accumulation 8  y, z, f += omega .; f dW += (omega f) dW
+//   2D, tensor spline (TensorSplineEvaluator), 170 + driver:
+//     rule 2          shift a_m, omega_l omega_m (shift a_l belongs to the outer loop)
+//     locate 48       w + dW (2); per axis (x - x_min) / dx and t (3) and the four B-spline weights (20)
+//     interpolation 108  per function 16 coefficients: 4 rows of 4 products and 3 sums, times the row weight
+//                        and added (9 per row, 36 per function), 3 functions
+//     accumulation 12 y, f (2 each), z_k (2 each), f dW_k (2 each, omega f shared)
+//   2D, bicubic (BicubicEvaluator), 118 + driver: rule 2, locate 8, interpolation 3 x 32 (Horner in t2 then
+//     t1: 4 x (3 + 1) multiply-adds), accumulation 12.
+NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D interpolation) {
+    NodeCost cost;
+    if (dimension == 1) {
+        cost.rule = 1;
+        cost.locate = 7;
+        cost.interpolation = 23;
+        cost.accumulation = 8;
+    } else if (interpolation == Interpolation2D::bicubic) {
+        cost.rule = 2;
+        cost.locate = 8;
+        cost.interpolation = 3 * 32;
+        cost.accumulation = 12;
+    } else {
+        cost.rule = 2;
+        cost.locate = 2 + 2 * (3 + 20);
+        cost.interpolation = 3 * 36;
+        cost.accumulation = 12;
+    }
+    const ProblemInfo* info = problem_named(problem);
+    const std::string name = info ? info->name : problem;
+    for (const DriverCount& d : driver_counts)
+        if (name == d.problem) {
+            cost.driver = d.flops;
+            cost.transcendentals = d.transcendentals;
+            cost.transcendental_names = d.names;
+            cost.kinked_terminal = d.kinked_terminal;
+            cost.driver_known = true;
+        }
+    return cost;
+}
+
+long long bench_steps(int K, int N, int substeps) { return static_cast<long long>(K - 1) * substeps + (N - K + 1); }
+
+long long layer_reads(int K, int N, int substeps) {
+    long long reads = static_cast<long long>(N - K + 1) * K;
+    for (long long j = 1; j <= static_cast<long long>(K - 1) * substeps; ++j) reads += std::min<long long>(j, K);
+    return reads;
+}
+
+double node_evaluations(int dimension, int M, int L, int K, int N, int substeps) {
+    return std::pow(M + 1.0, dimension) * std::pow(double(L), dimension) * double(layer_reads(K, N, substeps));
+}
+
+double median_of(std::vector<double> values) {
+    if (values.empty()) return nan;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+BenchFigures bench_figures(const BenchResult& r) {
+    BenchFigures f;
+    f.median = median_of(r.seconds);
+    f.min = r.seconds.empty() ? nan : *std::min_element(r.seconds.begin(), r.seconds.end());
+    f.max = r.seconds.empty() ? nan : *std::max_element(r.seconds.begin(), r.seconds.end());
+    f.steps = bench_steps(r.K, r.N, r.substeps);
+    f.points = static_cast<long long>(std::llround(std::pow(r.M + 1.0, r.dimension)));
+    f.ms_per_step = 1000.0 * f.median / f.steps;
+    if (r.instrumented_seconds > 0) {
+        f.pass = r.phases.expectation / r.instrumented_seconds;
+        f.status = r.phases.status / r.instrumented_seconds;
+        f.fit = r.phases.fit / r.instrumented_seconds;
+        f.rest = 1.0 - f.pass - f.status - f.fit;
+    } else {
+        f.pass = f.status = f.fit = f.rest = nan;
+    }
+    f.node_evaluations = node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps);
+    f.node_evaluations_per_second = f.node_evaluations / f.median;
+    f.gflops = f.node_evaluations * r.cost.flops() / f.median / 1e9;
+    f.percent_of_ceiling = 100.0 * f.gflops * 1e9 / fp64_ceiling_flops;
+    f.pass_gflops = f.pass > 0 ? f.gflops / f.pass : nan;
+    return f;
+}
+
+Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
+    const bool csv = style == TableStyle::csv;
+    Table table;
+    if (csv)
+        table.header = {"case", "problem", "backend", "dimension", "K", "N", "M", "L", "interpolation", "points",
+                        "steps", "startup_substeps", "repeats", "median_s", "min_s", "max_s", "seconds",
+                        "ms_per_step", "instrumented_s", "pass_fraction", "status_fraction", "fit_fraction",
+                        "rest_fraction", "node_evaluations", "node_evaluations_per_s", "flops_per_node",
+                        "transcendentals_per_node", "gflops", "percent_of_fp64_ceiling", "pass_gflops", "y0_error",
+                        "z0_error", "arrays_MiB", "device_MiB"};
+    else
+        table.header = {"case",   "backend", "M",        "points",       "steps",   "median s",
+                        "min s",  "max s",   "ms/step",  "pass %",       "status %", "fit %",
+                        "rest %", "node evals/s", "GFLOP/s", "% peak", "pass GFLOP/s", "y_0 error",
+                        "z_0 error", "device MiB"};
+    for (const BenchResult& r : results) {
+        const BenchFigures f = bench_figures(r);
+        const auto error = [&](double e) { return r.has_exact ? e : nan; };
+        const double device = r.device_bytes >= 0 ? r.device_bytes / 1048576.0 : nan;
+        std::vector<std::string> row;
+        if (csv) {
+            std::string runs;
+            for (double s : r.seconds) runs += (runs.empty() ? "" : ";") + format("%.17g", s);
+            row = {r.case_name, r.problem, to_string(r.backend), std::to_string(r.dimension), std::to_string(r.K),
+                   std::to_string(r.N), std::to_string(r.M), std::to_string(r.L), interpolation_name(r),
+                   std::to_string(f.points), std::to_string(f.steps), std::to_string(r.substeps),
+                   std::to_string(r.seconds.size()), cell("", f.median, true), cell("", f.min, true),
+                   cell("", f.max, true), runs, cell("", f.ms_per_step, true), cell("", r.instrumented_seconds, true),
+                   cell("", f.pass, true), cell("", f.status, true), cell("", f.fit, true), cell("", f.rest, true),
+                   cell("", f.node_evaluations, true), cell("", f.node_evaluations_per_second, true),
+                   cell("", r.cost.flops(), true), cell("", r.cost.transcendentals, true), cell("", f.gflops, true),
+                   cell("", f.percent_of_ceiling, true), cell("", f.pass_gflops, true),
+                   cell("", error(r.y0_error), true), cell("", error(r.z0_error), true),
+                   cell("", r.storage_bytes / 1048576.0, true), cell("", device, true)};
+        } else {
+            row = {r.case_name, to_string(r.backend), std::to_string(r.M), std::to_string(f.points),
+                   std::to_string(f.steps), cell("%.4g", f.median, false), cell("%.4g", f.min, false),
+                   cell("%.4g", f.max, false), cell("%.4g", f.ms_per_step, false), cell("%.1f", 100 * f.pass, false),
+                   cell("%.1f", 100 * f.status, false), cell("%.1f", 100 * f.fit, false),
+                   cell("%.1f", 100 * f.rest, false), cell("%.3e", f.node_evaluations_per_second, false),
+                   cell("%.4g", f.gflops, false), cell("%.3g", f.percent_of_ceiling, false),
+                   cell("%.4g", f.pass_gflops, false), cell("%.3e", error(r.y0_error), false),
+                   cell("%.3e", error(r.z0_error), false), cell("%.1f", device, false)};
+        }
+        table.rows.push_back(row);
+    }
+    return table;
+}
+
+std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
+    std::string notes =
+        "times: the sweep (start-up and backward steps, after set-up) in s: median, min and max of " +
+        std::to_string(repeats) + " timed solve" + (repeats == 1 ? "" : "s") +
+        " after one untimed warm-up; CUDA events on cuda, the steady clock on serial and omp; ms/step over every "
+        "step, start-up included.\n"
+        "split of the sweep (pass: the fused expectation + Picard pass; status: the reduction of the step status; "
+        "fit: the interpolation fit of the new layer, tridiagonal solves and coefficient functors; rest: terminal "
+        "layer, start-up copies, status read-backs, gaps): from one more, instrumented solve that synchronizes and "
+        "times every phase of every step, which slows it (its sweep over the median:";
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const BenchResult& r = results[i];
+        notes += (i ? ", " : " ") + format("%.2fx", r.instrumented_seconds / median_of(r.seconds));
+    }
+    notes +=
+        "); only its proportions are used.\n"
+        "rates: node evaluations = (M+1)^d points x L^d nodes x the stored layers each step reads, summed over "
+        "the steps; GFLOP/s = node evaluations x flops per node / median; % peak: of the FP64 ceiling of one "
+        "H200, 30.7 TFLOP/s (design/performance.md); pass GFLOP/s: the same over the pass's share of the median "
+        "(its per-point Picard work is not counted).\n"
+        "operation count per node evaluation (each FP64 +, -, *, / that depends on the node is one flop, a "
+        "multiply-add two; the problem's transcendental calls are counted apart, not in the flops; README, "
+        "Benchmark):\n";
+    std::vector<std::string> seen;
+    for (const BenchResult& r : results) {
+        if (std::find(seen.begin(), seen.end(), r.case_name) != seen.end()) continue;
+        seen.push_back(r.case_name);
+        const NodeCost& c = r.cost;
+        notes += "  " + r.case_name + " (" + r.problem + ", " + std::to_string(r.dimension) + "D " +
+                 interpolation_name(r) + ", L = " + std::to_string(r.L) + "): " + format("%g", c.flops()) +
+                 " flops = rule " + format("%g", c.rule) + " + locate " + format("%g", c.locate) + " + interpolation " +
+                 format("%g", c.interpolation) + " + driver " + format("%g", c.driver) + " + accumulation " +
+                 format("%g", c.accumulation) + "; " +
+                 (c.transcendentals > 0 ? format("%g", c.transcendentals) + " " + c.transcendental_names
+                                        : std::string("no transcendental calls")) +
+                 (c.driver_known ? "" : " (driver not in the table: counted as 0)") +
+                 (c.kinked_terminal ? "; the steps that read the kinked terminal layer use a finer rule there, "
+                                      "whose extra nodes are not counted"
+                                    : "") +
+                 "\n";
+    }
+    return notes;
+}
+
+void write_bench_markdown(std::ostream& out, const std::vector<BenchResult>& results, const std::string& command,
+                          int repeats, const std::vector<std::string>& devices) {
+    out << "# bsde bench\n\n";
+    if (!command.empty()) out << "- command: `" << command << "`\n";
+    out << "- devices:";
+    for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ";" : "") << " " << devices[i];
+    out << "\n- a benchmark, not a test: nothing is compared with a target\n\n";
+    const Table table = bench_table(results, TableStyle::display);
+    const auto line = [&](const std::vector<std::string>& cells) {
+        out << "|";
+        for (const std::string& c : cells) out << " " << c << " |";
+        out << "\n";
+    };
+    line(table.header);
+    out << "|";
+    for (std::size_t j = 0; j < table.header.size(); ++j) out << "---|";
+    out << "\n";
+    for (const auto& row : table.rows) line(row);
+    out << "\n";
+    for (const std::string& note : split(bench_notes(results, repeats), '\n'))
+        if (!note.empty()) out << (note.compare(0, 2, "  ") == 0 ? "  - " + trim(note) : "- " + note) << "\n";
+}
+
+int bench_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream&,
+                  bool show_progress) {
+    const std::vector<BenchCase> cases = parse_bench_cases(invocation.cases);
+    const std::vector<Backend> backends = bench_backends(invocation);  // before anything runs or is written
+    const int repeats = invocation.repeats;
+
+    const std::string& dir = invocation.out;
+    std::unique_ptr<AtomicOutputFile> csv, markdown;
+    if (!dir.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(dir, error);
+        if (error) throw InputError("--out '" + dir + "': cannot create the folder (" + error.message() + ")");
+        try {
+            csv = std::make_unique<AtomicOutputFile>(dir + "/bench.csv");
+            markdown = std::make_unique<AtomicOutputFile>(dir + "/bench.md");
+        } catch (const InputError&) {
+            throw InputError("--out '" + dir + "': cannot write files there");
+        }
+    }
+
+    std::vector<std::string> devices;
+    for (Backend b : backends) devices.push_back(backend_ops(b).description());
+    ProgressLine progress(show_progress);
+    std::vector<BenchResult> results;
+    for (const BenchCase& c : cases)
+        for (Backend b : backends) {
+            const BackendOps& ops = backend_ops(b);
+            const std::string label = "bench " + c.name + " on " + to_string(b);
+            const auto solve = [&](const std::string& what, bool time_phases) {
+                SchemeSettings s = c.settings;
+                s.time_phases = time_phases;
+                if (progress.enabled()) s.progress = progress.for_solve(label + ": " + what);
+                try {
+                    return ops.solve(c.problem, s);
+                } catch (const Error& e) {
+                    progress.clear();
+                    throw Error(c.name + " on " + to_string(b) + ": " + e.what(), e.exit_code());
+                }
+            };
+            solve("warm-up", false);
+            BenchResult r;
+            SolveResult last;
+            for (int i = 0; i < repeats; ++i) {
+                last = solve("run " + std::to_string(i + 1) + "/" + std::to_string(repeats), false);
+                r.seconds.push_back(last.sweep_seconds);
+            }
+            const SolveResult instrumented = solve("instrumented run", true);
+            r.case_name = c.name;
+            r.problem = c.problem;
+            r.backend = b;
+            r.dimension = last.dimension;
+            r.K = c.settings.K();
+            r.N = c.settings.N;
+            r.M = last.M;
+            r.L = c.settings.L;
+            r.substeps = last.startup_substeps;
+            r.interpolation = to_string(c.settings.interpolation);
+            r.instrumented_seconds = instrumented.sweep_seconds;
+            r.phases = instrumented.phase_seconds;
+            r.has_exact = last.has_exact;
+            r.y0_error = last.y0_error();
+            r.z0_error = last.z0_error();
+            r.storage_bytes = last.storage_bytes;
+            r.device_bytes = last.device_bytes_measured;
+            r.cost = node_cost(c.problem, last.dimension, c.settings.interpolation);
+            results.push_back(r);
+        }
+    progress.clear();
+
+    write_text_table(out, bench_table(results, TableStyle::display));
+    out << bench_notes(results, repeats);
+    out << "devices:";
+    for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ";" : "") << " " << devices[i];
+    out << "\n";
+    if (dir.empty()) return 0;
+    write_csv(csv->stream(), bench_table(results, TableStyle::csv));
+    write_bench_markdown(markdown->stream(), results, command, repeats, devices);
+    csv->commit();
+    markdown->commit();
+    out << "files: " << dir << "/bench.csv, " << dir << "/bench.md\n";
+    return 0;
+}
+
+}  // namespace bsde

@@ -1,0 +1,114 @@
+// bsde bench: a benchmark, not a test. Fixed cases are solved on each backend: one untimed warm-up, then
+// --repeats timed solves (median, min, max of the sweep time), one more instrumented solve that times the
+// phases of a step (only its proportions are used), and the achieved rates from an operation count per
+// quadrature-node evaluation (node_cost below; README, "Benchmark"). The table is a pure function of the
+// results, so it is tested from known inputs; the study's writers (study.h) print it.
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "../algorithms/backend.h"
+#include "../algorithms/solver.h"
+#include "study.h"
+
+namespace bsde {
+
+struct Invocation;
+
+// The cases of issue 7: ex2-k6-n1024, ex5-k6-n64, ex2-k3-n256, ex4-k3-n32.
+const std::vector<std::string>& default_bench_cases();
+
+// One case: its name as given, the problem's name and the settings of the solve.
+struct BenchCase {
+    std::string name, problem;
+    SchemeSettings settings;
+};
+
+// --cases: comma-separated cases, each PROBLEM-kK-nN (ex2-k6-n1024: K = Ky = Kz = 6, N = 1024) or
+// PROBLEM[:KEY=VALUE]... (ex1:K=2:N=8; keys K, N, L, T, R, interp, spline, smoothing, startup, picard;
+// also after the first form: ex2-k3-n256:L=16); everything else is the problem's default. Empty text:
+// the default cases. Throws InputError naming --cases and the case.
+std::vector<BenchCase> parse_bench_cases(const std::string& text);
+
+// The cases parse, --repeats in 1..1000. Throws InputError.
+void validate_bench(const Invocation& invocation);
+
+// --backends, or the fastest this machine has (cuda, else omp). Throws InputError (exit code 2) naming a
+// requested backend that is not available.
+std::vector<Backend> bench_backends(const Invocation& invocation);
+
+// The operation count of one quadrature-node evaluation of the fused pass (LayerExpectations::add in
+// sweep_functors.h, with the rule's loop): flops by part and the problem's transcendental calls, which
+// are not in the flops. Each FP64 +, -, *, / that depends on the node is one flop (a fused multiply-add
+// is 2; a division, several instructions, 1); values that depend only on the grid or the layer (x_min +
+// M dx, dx^2/6, the rule's shift, t_j and functions of it) and clamps, comparisons and conversions are
+// not counted. The per-point work after the nodes (z^n, Picard) is not counted either.
+struct NodeCost {
+    double rule = 0;           // the node's increment and weight
+    double locate = 0;         // w + dW, cell and local coordinates (2D spline: the B-spline weights)
+    double interpolation = 0;  // y and the d components of z at the node
+    double driver = 0;         // f(t, w, y, z), without its transcendental calls
+    double accumulation = 0;   // the sums E[y], E[z], E[f], E[f dW]
+    double transcendentals = 0;  // the driver's calls of exp, log, ...: not in the flops
+    std::string transcendental_names;  // "exp", or empty
+    bool driver_known = false;  // false: a problem missing from the driver table, its driver counted as 0
+    bool kinked_terminal = false;  // terminal layer read with a finer rule near its kink (not counted)
+    double flops() const { return rule + locate + interpolation + driver + accumulation; }
+};
+
+// The count for a problem (name or alias), its dimension and, in 2D, the interpolation.
+NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D interpolation);
+
+// Steps of a solve: (K-1) S start-up steps (S = substeps, 0 for the exact start-up) and N - K + 1 more.
+long long bench_steps(int K, int N, int substeps);
+// Stored layers read in all: the start-up's j-th fine step reads min(j, K), every later step K.
+long long layer_reads(int K, int N, int substeps);
+// Quadrature-node evaluations of a solve: (M+1)^d points x L^d nodes per layer read x layer_reads. The
+// finer rule of a kinked terminal layer (options) is counted as L^d nodes.
+double node_evaluations(int dimension, int M, int L, int K, int N, int substeps);
+
+// The FP64 ceiling the rates are compared with: one H200, fused multiply-adds (design/performance.md).
+constexpr double fp64_ceiling_flops = 30.7e12;
+
+// One case on one backend.
+struct BenchResult {
+    std::string case_name, problem;
+    Backend backend = Backend::omp;
+    int dimension = 1, K = 0, N = 0, M = 0, L = 0, substeps = 0;
+    std::string interpolation;      // "spline" (1D: the cubic spline) or "bicubic"
+    std::vector<double> seconds;    // the timed sweeps
+    double instrumented_seconds = 0;  // the sweep of the instrumented run
+    SweepPhaseSeconds phases;       // of the instrumented run
+    bool has_exact = false;
+    double y0_error = 0, z0_error = 0;
+    double storage_bytes = 0, device_bytes = -1;  // device: -1 when not measured (host backends)
+    NodeCost cost;
+};
+
+// What the table shows, derived from a result.
+struct BenchFigures {
+    double median = 0, min = 0, max = 0;  // s
+    long long steps = 0, points = 0;
+    double ms_per_step = 0;
+    double pass = 0, status = 0, fit = 0, rest = 0;  // fractions of the instrumented sweep
+    double node_evaluations = 0, node_evaluations_per_second = 0;
+    double gflops = 0, percent_of_ceiling = 0;  // over the whole sweep (median)
+    double pass_gflops = 0;                     // over the pass's share of the median
+};
+double median_of(std::vector<double> values);  // NaN for none
+BenchFigures bench_figures(const BenchResult& result);
+
+// display: the printed table; csv: machine names and every value to 17 digits.
+Table bench_table(const std::vector<BenchResult>& results, TableStyle style);
+// What the columns mean, the operation count of each case and the instrumented run's caveat.
+std::string bench_notes(const std::vector<BenchResult>& results, int repeats);
+void write_bench_markdown(std::ostream& out, const std::vector<BenchResult>& results, const std::string& command,
+                          int repeats, const std::vector<std::string>& devices);
+
+// bsde bench: runs every case on every backend, prints the table and the notes on out, and with --out
+// writes DIR/bench.csv and DIR/bench.md. Returns the exit code.
+int bench_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream& err,
+                  bool show_progress);
+
+}  // namespace bsde

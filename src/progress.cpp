@@ -1,0 +1,65 @@
+#include "progress.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace bsde {
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+std::string format_duration(double seconds) {
+    char text[32];
+    if (!(seconds >= 0)) return "?";
+    if (seconds < 9.95) std::snprintf(text, sizeof text, "%.1f s", seconds);
+    else if (seconds < 59.5) std::snprintf(text, sizeof text, "%.0f s", seconds);
+    else if (seconds < 3600) {
+        const long s = std::lround(seconds);
+        std::snprintf(text, sizeof text, "%ld min %02ld s", s / 60, s % 60);
+    } else {
+        const long m = std::lround(seconds / 60);
+        std::snprintf(text, sizeof text, "%ld h %02ld min", m / 60, m % 60);
+    }
+    return text;
+}
+
+ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), state_(std::make_shared<State>()) {}
+
+ProgressLine::~ProgressLine() { clear(); }
+
+ProgressCallback ProgressLine::for_solve(const std::string& label, double seconds_after) {
+    if (!enabled_) return {};
+    state_->label = label;
+    state_->seconds_after = seconds_after;
+    state_->start = std::chrono::steady_clock::now();
+    draw(0, 0);
+    return [this](int steps_done, int steps_total) { draw(steps_done, steps_total); };
+}
+
+void ProgressLine::draw(int steps_done, int steps_total) {
+    State& s = *state_;
+    const auto now = std::chrono::steady_clock::now();
+    if (s.drawn && steps_done > 0 && now - s.last_draw < std::chrono::milliseconds(100)) return;
+    std::string line = s.label;
+    if (steps_total > 0) {
+        const double elapsed = std::chrono::duration<double>(now - s.start).count();
+        const double left = elapsed * (steps_total - steps_done) / std::max(steps_done, 1);
+        line += ": step " + std::to_string(steps_done) + "/" + std::to_string(steps_total) + ", about " +
+                format_duration(left) + " left";
+        if (s.seconds_after >= 0) line += " (study: about " + format_duration(left + s.seconds_after) + " left)";
+    }
+    std::cerr << "\r\033[K" << line << std::flush;
+    s.drawn = true;
+    s.last_draw = now;
+}
+
+void ProgressLine::clear() {
+    if (!enabled_ || !state_->drawn) return;
+    std::cerr << "\r\033[K" << std::flush;
+    state_->drawn = false;
+}
+
+}  // namespace bsde

@@ -1,0 +1,335 @@
+#include "study.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <set>
+
+#include "../algorithms/errors.h"
+#include "../algorithms/grid.h"
+#include "../problems/registry.h"
+#include "options.h"
+#include "progress.h"
+
+namespace bsde {
+namespace {
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
+const Backend all_backends[] = {Backend::serial, Backend::omp, Backend::cuda};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    for (;;) {
+        const std::size_t end = text.find(separator, begin);
+        parts.push_back(text.substr(begin, end - begin));
+        if (end == std::string::npos) return parts;
+        begin = end + 1;
+    }
+}
+
+std::string trim(const std::string& s) {
+    const std::size_t begin = s.find_first_not_of(" \t");
+    if (begin == std::string::npos) return "";
+    return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+// The whole of `text` as an int (an optional sign, then digits).
+bool to_int(const std::string& text, int& value) {
+    if (text.empty() || text.find_first_not_of("+-0123456789") != std::string::npos) return false;
+    errno = 0;
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0' || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        return false;
+    value = static_cast<int>(v);
+    return true;
+}
+
+std::string format(const char* spec, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, spec, value);
+    return text;
+}
+
+double seconds_of(const StudyCase& c, Backend backend) {
+    const auto it = c.seconds.find(backend);
+    return it == c.seconds.end() ? nan : it->second;
+}
+
+bool has_cuda(const std::vector<Backend>& backends) {
+    return std::find(backends.begin(), backends.end(), Backend::cuda) != backends.end();
+}
+
+// Estimated cost of one solve in arbitrary units: steps x points x stored layers.
+double work_units(int K, int N, int M, int dimension) { return double(N) * std::pow(M + 1.0, dimension) * (K + 1); }
+
+}  // namespace
+
+std::vector<int> parse_int_list(const std::string& option, const std::string& text, bool list_allowed) {
+    int single = 0;
+    if (to_int(trim(text), single)) return {single};
+    if (!list_allowed)
+        throw InputError(option + " '" + text + "': one integer expected (lists and ranges are for bsde study)");
+    std::set<int> values;
+    for (const std::string& raw : split(text, ',')) {
+        const std::string item = trim(raw);
+        int value = 0, first = 0, last = 0;
+        const std::size_t dash = item.find('-', 1);
+        if (to_int(item, value)) {
+            values.insert(value);
+        } else if (dash != std::string::npos && to_int(trim(item.substr(0, dash)), first) &&
+                   to_int(trim(item.substr(dash + 1)), last) && first <= last && last - first <= 100000) {
+            for (int v = first; v <= last; ++v) values.insert(v);
+        } else {
+            throw InputError(option + " '" + text + "': '" + item +
+                             "' is neither an integer nor a range a-b with a <= b (lists look like 1-6 or 128,256,512)");
+        }
+    }
+    return {values.begin(), values.end()};
+}
+
+std::vector<Backend> parse_backend_list(const std::string& text) {
+    std::set<Backend> chosen;
+    for (const std::string& raw : split(text, ',')) {
+        const std::string name = trim(raw);
+        if (name != "serial" && name != "omp" && name != "cuda")
+            throw InputError("--backends '" + text + "': unknown backend '" + name +
+                             "' (allowed: serial, omp, cuda, comma-separated)");
+        chosen.insert(parse_backend(name));
+    }
+    std::vector<Backend> ordered;
+    for (Backend b : all_backends)
+        if (chosen.count(b)) ordered.push_back(b);
+    return ordered;
+}
+
+void validate_study(const Invocation& invocation) {
+    if (!std::isfinite(invocation.max_seconds) || invocation.max_seconds < 0)
+        throw InputError("--max-seconds " + format("%g", invocation.max_seconds) + ": must be >= 0 (0 = no limit)");
+    for (int K : invocation.Ks)
+        for (int N : invocation.Ns) {
+            SchemeSettings s = invocation.settings;
+            s.Ky = s.Kz = K;
+            s.N = N;
+            validate(s, find_problem(invocation.problem).dimension);
+        }
+}
+
+double observed_order(double error_coarse, int N_coarse, double error_fine, int N_fine) {
+    const auto usable = [](double e) { return std::isfinite(e) && e > 0; };
+    if (!usable(error_coarse) || !usable(error_fine) || N_fine == N_coarse || N_coarse <= 0 || N_fine <= 0) return nan;
+    return std::log(error_coarse / error_fine) / std::log(double(N_fine) / N_coarse);
+}
+
+double speedup(double slow_seconds, double fast_seconds) {
+    if (!(slow_seconds > 0) || !(fast_seconds > 0)) return nan;  // also NaN inputs
+    return slow_seconds / fast_seconds;
+}
+
+std::vector<std::pair<Backend, Backend>> speedup_pairs(const std::vector<Backend>& backends) {
+    std::vector<std::pair<Backend, Backend>> pairs;
+    if (backends.size() < 2) return pairs;
+    Backend fastest = Backend::serial;
+    for (Backend b : backends)
+        if (static_cast<int>(b) > static_cast<int>(fastest)) fastest = b;
+    for (Backend b : all_backends)
+        if (b != fastest && std::find(backends.begin(), backends.end(), b) != backends.end())
+            pairs.push_back({fastest, b});
+    return pairs;
+}
+
+bool left_out_by_time(const std::vector<StudyCase>& done, Backend backend, int K, int N, double max_seconds) {
+    if (max_seconds <= 0) return false;
+    for (const StudyCase& c : done)
+        if (c.K <= K && c.N <= N && !(c.K == K && c.N == N) && seconds_of(c, backend) > max_seconds) return true;
+    return false;
+}
+
+Table study_table(const Study& study, TableStyle style) {
+    const bool csv = style == TableStyle::csv;
+    const auto pairs = speedup_pairs(study.backends);
+    const bool cuda = has_cuda(study.backends);
+    const auto cell = [&](const char* display_spec, double value) {
+        return std::isfinite(value) ? format(csv ? "%.17g" : display_spec, value) : std::string();
+    };
+
+    Table table;
+    if (csv) table.header = {"K", "N", "M", "y0", "z0", "y0_error", "z0_error", "order_y", "order_z"};
+    else table.header = {"K", "N", "M", "y_0 error", "order y", "z_0 error", "order z"};
+    for (Backend b : study.backends) table.header.push_back(csv ? "seconds_" + to_string(b) : to_string(b) + " s");
+    for (const auto& [fast, slow] : pairs)
+        table.header.push_back(csv ? "speedup_" + to_string(fast) + "_" + to_string(slow)
+                                   : to_string(fast) + "/" + to_string(slow));
+    table.header.push_back(csv ? "arrays_MiB" : "arrays MiB");
+    if (cuda) table.header.push_back(csv ? "device_MiB" : "device MiB");
+
+    const StudyCase* previous = nullptr;
+    for (const StudyCase& c : study.cases) {
+        const bool solved = !c.seconds.empty();
+        const bool errors = solved && c.has_exact;
+        const bool same_K = previous != nullptr && previous->K == c.K;
+        const auto error = [&](double e) { return errors ? e : nan; };
+        const auto order = [&](double StudyCase::*member) {
+            if (!same_K || !errors || previous->seconds.empty() || !previous->has_exact) return nan;
+            return observed_order(previous->*member, previous->N, c.*member, c.N);
+        };
+        std::vector<std::string> row{std::to_string(c.K), std::to_string(c.N), std::to_string(c.M)};
+        if (csv) {
+            row.push_back(cell("", solved ? c.y0 : nan));
+            row.push_back(cell("", solved ? c.z0 : nan));
+            row.push_back(cell("", error(c.y0_error)));
+            row.push_back(cell("", error(c.z0_error)));
+            row.push_back(cell("", order(&StudyCase::y0_error)));
+            row.push_back(cell("", order(&StudyCase::z0_error)));
+        } else {
+            row.push_back(cell("%.3e", error(c.y0_error)));
+            row.push_back(cell("%.2f", order(&StudyCase::y0_error)));
+            row.push_back(cell("%.3e", error(c.z0_error)));
+            row.push_back(cell("%.2f", order(&StudyCase::z0_error)));
+        }
+        for (Backend b : study.backends) row.push_back(cell("%.4f", seconds_of(c, b)));
+        for (const auto& [fast, slow] : pairs) row.push_back(cell("%.1f", speedup(seconds_of(c, slow), seconds_of(c, fast))));
+        row.push_back(cell("%.2f", solved ? c.storage_bytes / 1048576.0 : nan));
+        if (cuda) row.push_back(cell("%.2f", c.device_bytes >= 0 ? c.device_bytes / 1048576.0 : nan));
+        table.rows.push_back(row);
+        previous = &c;
+    }
+    return table;
+}
+
+std::string study_notes(const Study& study) {
+    std::string notes;
+    std::vector<std::string> left_out;
+    for (Backend b : study.backends) {
+        int count = 0;
+        for (const StudyCase& c : study.cases) count += ran(c, b) ? 0 : 1;
+        if (count > 0) left_out.push_back(to_string(b) + " (" + std::to_string(count) + (count == 1 ? " case)" : " cases)"));
+    }
+    if (!left_out.empty()) {
+        notes += "Empty time cells: left out by --max-seconds " + format("%g", study.max_seconds) +
+                 " (the backend took longer on a case with smaller or equal K and N; never estimated): ";
+        for (std::size_t i = 0; i < left_out.size(); ++i) notes += (i ? ", " : "") + left_out[i];
+        notes += ".\n";
+    }
+    return notes;
+}
+
+std::vector<Backend> study_backends(const Invocation& invocation) {
+    std::vector<Backend> backends = invocation.backends;
+    if (backends.empty())
+        for (Backend b : all_backends)
+            if (backend_available(b)) backends.push_back(b);
+    for (Backend b : backends)
+        if (!backend_available(b)) throw DeviceError("--backends " + to_string(b) + ": " + cuda_unavailable_reason());
+    return backends;
+}
+
+Study run_study(const Invocation& invocation, const std::string& command, bool show_progress) {
+    Study study;
+    study.problem = invocation.problem;
+    study.settings = invocation.settings;
+    study.max_seconds = invocation.max_seconds;
+    study.command = command;
+    study.backends = study_backends(invocation);
+    for (Backend b : study.backends) study.devices[b] = backend_ops(b).description();
+
+    const ProblemInfo& problem = find_problem(invocation.problem);
+    const SchemeSettings& base = invocation.settings;
+    for (int K : invocation.Ks)
+        for (int N : invocation.Ns) {
+            StudyCase c;
+            c.K = K;
+            c.N = N;
+            c.M = space_intervals(K, K, N, base.T, base.R, base.grid_order);
+            study.cases.push_back(c);
+        }
+
+    // Warm-up: each parallel backend solves the first case once, untimed, so that thread start-up and the
+    // CUDA context and lazy kernel loading are not charged to the first timed case.
+    ProgressLine progress(show_progress);
+    for (Backend b : study.backends) {
+        if (b == Backend::serial || study.cases.empty()) continue;
+        SchemeSettings s = base;
+        s.Ky = s.Kz = study.cases.front().K;
+        s.N = study.cases.front().N;
+        if (progress.enabled()) s.progress = progress.for_solve("study: warm-up on " + to_string(b));
+        try {
+            backend_ops(b).solve(study.problem, s);
+        } catch (const Error& e) {
+            progress.clear();
+            throw Error("warm-up on " + to_string(b) + ": " + e.what(), e.exit_code());
+        }
+    }
+
+    // Progress: the time left in the study from the seconds per work unit each backend has shown.
+    std::map<Backend, std::pair<double, double>> spent;  // seconds, work units
+    const std::size_t solves_in_all = study.cases.size() * study.backends.size();
+    std::size_t solve_number = 0;
+    for (std::size_t i = 0; i < study.cases.size(); ++i) {
+        StudyCase& c = study.cases[i];
+        const std::vector<StudyCase> done(study.cases.begin(), study.cases.begin() + i);
+        for (Backend b : study.backends) {
+            ++solve_number;
+            if (left_out_by_time(done, b, c.K, c.N, study.max_seconds)) continue;
+            SchemeSettings s = base;
+            s.Ky = s.Kz = c.K;
+            s.N = c.N;
+            if (progress.enabled()) {
+                double after = 0;
+                for (std::size_t j = i; j < study.cases.size() && after >= 0; ++j)
+                    for (Backend later : study.backends) {
+                        if (j == i && static_cast<int>(later) <= static_cast<int>(b)) continue;
+                        const auto rate = spent.find(later);
+                        if (rate == spent.end()) {
+                            after = -1;
+                            break;
+                        }
+                        const StudyCase& d = study.cases[j];
+                        const std::vector<StudyCase> before(study.cases.begin(), study.cases.begin() + j);
+                        if (left_out_by_time(before, later, d.K, d.N, study.max_seconds)) continue;
+                        after += rate->second.first / rate->second.second * work_units(d.K, d.N, d.M, problem.dimension);
+                    }
+                s.progress = progress.for_solve("study " + std::to_string(solve_number) + "/" +
+                                                    std::to_string(solves_in_all) + ": " + study.problem + " K = " +
+                                                    std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
+                                                    to_string(b),
+                                                after);
+            }
+            SolveResult r;
+            try {
+                r = backend_ops(b).solve(study.problem, s);
+            } catch (const Error& e) {
+                progress.clear();
+                throw Error("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " + to_string(b) +
+                                ": " + e.what(),
+                            e.exit_code());
+            }
+            if (!r.picard_warning.empty())
+                study.warnings.push_back("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
+                                         to_string(b) + ": " + r.picard_warning);
+            c.seconds[b] = r.sweep_seconds;
+            auto& [seconds, work] = spent[b];
+            seconds += r.sweep_seconds;
+            work += work_units(c.K, c.N, r.M, problem.dimension);
+            // The values of the fastest backend that ran (the backends run in the order serial, omp, cuda).
+            c.M = r.M;
+            c.has_exact = r.has_exact;
+            c.y0 = r.y0;
+            c.z0 = r.z0.empty() ? nan : r.z0.front();
+            c.y0_error = r.y0_error();
+            c.z0_error = r.z0_error();
+            c.storage_bytes = r.storage_bytes;
+            if (r.device_bytes_measured >= 0) c.device_bytes = r.device_bytes_measured;
+        }
+    }
+    progress.clear();
+    return study;
+}
+
+}  // namespace bsde

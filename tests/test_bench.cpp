@@ -1,0 +1,307 @@
+// bsde bench: the operation count and the node-evaluation arithmetic from known inputs, the figures and
+// the table from a known result, the case syntax, the sweep's phase timing, and a tiny bench end to end
+// through the command line (serial and omp; cuda only where a device is present).
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../src/bench.h"
+#include "../src/cli.h"
+#include "../src/study.h"
+#include "test_support.h"
+
+using namespace bsde;
+
+namespace {
+
+struct CliRun {
+    int code;
+    std::string out, err;
+};
+
+CliRun run(const std::vector<std::string>& args) {
+    std::ostringstream out, err;
+    const int code = run_cli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+std::string joined(const std::vector<std::string>& args) {
+    std::string s = "bsde";
+    for (const std::string& a : args) s += " " + a;
+    return s;
+}
+
+bool one_error_line(const std::string& err) {
+    return !err.empty() && err.find('\n') == err.size() - 1 && err.compare(0, 13, "bsde: error: ") == 0;
+}
+
+BenchResult known_result() {
+    BenchResult r;
+    r.case_name = "ex2-k6-n1024";
+    r.problem = "log-sine";
+    r.backend = Backend::omp;
+    r.dimension = 1;
+    r.K = 6;
+    r.N = 1024;
+    r.M = 32768;
+    r.L = 32;
+    r.substeps = 32;
+    r.interpolation = "spline";
+    r.seconds = {3.0, 1.0, 2.0};
+    r.instrumented_seconds = 4.0;
+    r.phases.expectation = 2.0;
+    r.phases.status = 0.5;
+    r.phases.fit = 1.0;
+    r.has_exact = true;
+    r.y0_error = 1e-7;
+    r.z0_error = 2e-7;
+    r.storage_bytes = 1048576.0;
+    r.cost = node_cost("ex2", 1, Interpolation2D::spline);
+    return r;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(bench)
+
+BOOST_AUTO_TEST_CASE(operation_count_per_node) {
+    BOOST_TEST_MESSAGE("flops per node evaluation: 1D spline 39, 2D tensor spline 170, bicubic 118, plus the driver");
+    const NodeCost ex2 = node_cost("ex2", 1, Interpolation2D::spline);
+    BOOST_CHECK_EQUAL(ex2.rule + ex2.locate + ex2.interpolation + ex2.accumulation, 39);
+    BOOST_CHECK_EQUAL(ex2.driver, 10);
+    BOOST_CHECK_EQUAL(ex2.flops(), 49);
+    BOOST_CHECK_EQUAL(ex2.transcendentals, 1);
+    BOOST_CHECK_EQUAL(ex2.transcendental_names, "exp");
+    BOOST_CHECK(ex2.driver_known && !ex2.kinked_terminal);
+    BOOST_CHECK_EQUAL(node_cost("log-sine", 1, Interpolation2D::bicubic).flops(), 49);  // 1D ignores interp
+    BOOST_CHECK_EQUAL(node_cost("ex1", 1, Interpolation2D::spline).flops(), 46);
+    BOOST_CHECK_EQUAL(node_cost("ex3", 1, Interpolation2D::spline).flops(), 43);
+    BOOST_CHECK(node_cost("bs-put", 1, Interpolation2D::spline).kinked_terminal);
+
+    const NodeCost ex5 = node_cost("ex5", 2, Interpolation2D::spline);
+    BOOST_CHECK_EQUAL(ex5.rule, 2);
+    BOOST_CHECK_EQUAL(ex5.locate, 48);
+    BOOST_CHECK_EQUAL(ex5.interpolation, 3 * 36);  // 3 functions x 16 coefficients
+    BOOST_CHECK_EQUAL(ex5.accumulation, 12);
+    BOOST_CHECK_EQUAL(ex5.flops(), 175);
+    BOOST_CHECK_EQUAL(ex5.transcendentals, 0);
+    BOOST_CHECK(ex5.kinked_terminal);
+    BOOST_CHECK_EQUAL(node_cost("ex4", 2, Interpolation2D::spline).flops(), 173);
+    BOOST_CHECK_EQUAL(node_cost("ex4", 2, Interpolation2D::bicubic).flops(), 121);
+    BOOST_CHECK(!node_cost("no-such-problem", 1, Interpolation2D::spline).driver_known);
+}
+
+BOOST_AUTO_TEST_CASE(node_evaluations_from_known_inputs) {
+    BOOST_TEST_MESSAGE("steps, layer reads and node evaluations, start-up included");
+    // ex2, K = 6, N = 1024, S = 32: 5 x 32 start-up steps reading 1, 2, .., 5, 6, 6, .. layers, then 1019 x 6
+    BOOST_CHECK_EQUAL(bench_steps(6, 1024, 32), 160 + 1019);
+    BOOST_CHECK_EQUAL(layer_reads(6, 1024, 32), 15 + 6 * 155 + 6 * 1019);
+    BOOST_CHECK_EQUAL(node_evaluations(1, 32768, 32, 6, 1024, 32), 32769.0 * 32 * 7059);
+    // ex5, K = 6, N = 64, S = 8 (2D: (M+1)^2 points, L^2 nodes)
+    BOOST_CHECK_EQUAL(bench_steps(6, 64, 8), 40 + 59);
+    BOOST_CHECK_EQUAL(layer_reads(6, 64, 8), 15 + 6 * 35 + 6 * 59);
+    BOOST_CHECK_EQUAL(node_evaluations(2, 1024, 8, 6, 64, 8), 1025.0 * 1025 * 64 * 579);
+    // no start-up steps (K = 1, or the exact start-up)
+    BOOST_CHECK_EQUAL(bench_steps(1, 16, 0), 16);
+    BOOST_CHECK_EQUAL(layer_reads(1, 16, 0), 16);
+    BOOST_CHECK_EQUAL(layer_reads(3, 16, 0), 14 * 3);
+}
+
+BOOST_AUTO_TEST_CASE(figures_from_a_known_result) {
+    BOOST_CHECK_EQUAL(median_of({3.0, 1.0, 2.0}), 2.0);
+    BOOST_CHECK_EQUAL(median_of({4.0, 1.0, 2.0, 3.0}), 2.5);
+    BOOST_CHECK(std::isnan(median_of({})));
+
+    const BenchFigures f = bench_figures(known_result());
+    BOOST_CHECK_EQUAL(f.median, 2.0);
+    BOOST_CHECK_EQUAL(f.min, 1.0);
+    BOOST_CHECK_EQUAL(f.max, 3.0);
+    BOOST_CHECK_EQUAL(f.steps, 1179);
+    BOOST_CHECK_EQUAL(f.points, 32769);
+    test::check_close("ms per step", 2000.0 / 1179, f.ms_per_step, 1e-14, 1.0);
+    test::check_close("pass", 0.5, f.pass, 1e-15);
+    test::check_close("status", 0.125, f.status, 1e-15);
+    test::check_close("fit", 0.25, f.fit, 1e-15);
+    test::check_close("rest", 0.125, f.rest, 1e-15);
+    const double evaluations = 32769.0 * 32 * 7059;
+    test::check_close("node evaluations", evaluations, f.node_evaluations, 1e-15, evaluations);
+    test::check_close("per second", evaluations / 2, f.node_evaluations_per_second, 1e-15, evaluations);
+    const double gflops = evaluations * 49 / 2 / 1e9;
+    test::check_close("GFLOP/s", gflops, f.gflops, 1e-14, gflops);
+    test::check_close("% of ceiling", 100 * gflops / 30700, f.percent_of_ceiling, 1e-14, 1.0);
+    test::check_close("pass GFLOP/s", 2 * gflops, f.pass_gflops, 1e-14, gflops);
+}
+
+BOOST_AUTO_TEST_CASE(table_and_csv) {
+    BenchResult host = known_result();
+    BenchResult device = known_result();
+    device.backend = Backend::cuda;
+    device.device_bytes = 3 * 1048576.0;
+    device.has_exact = false;
+    const Table display = bench_table({host, device}, TableStyle::display);
+    BOOST_REQUIRE_EQUAL(display.rows.size(), 2u);
+    const std::vector<std::string> header{"case",         "backend", "M",       "points",   "steps",  "median s",
+                                          "min s",        "max s",   "ms/step", "pass %",   "status %", "fit %",
+                                          "rest %",       "node evals/s", "GFLOP/s", "% peak", "pass GFLOP/s",
+                                          "y_0 error",    "z_0 error", "device MiB"};
+    BOOST_CHECK(display.header == header);
+    const auto& row = display.rows[0];
+    BOOST_CHECK_EQUAL(row[0], "ex2-k6-n1024");
+    BOOST_CHECK_EQUAL(row[1], "omp");
+    BOOST_CHECK_EQUAL(row[2], "32768");
+    BOOST_CHECK_EQUAL(row[4], "1179");
+    BOOST_CHECK_EQUAL(row[5], "2");
+    BOOST_CHECK_EQUAL(row[9], "50.0");
+    BOOST_CHECK_EQUAL(row[12], "12.5");
+    BOOST_CHECK_EQUAL(row[17], "1.000e-07");
+    BOOST_CHECK_EQUAL(row[19], "");  // no device memory on the host
+    BOOST_CHECK_EQUAL(display.rows[1][17], "");  // no exact solution: no errors
+    BOOST_CHECK_EQUAL(display.rows[1][19], "3.0");
+
+    std::stringstream csv;
+    write_csv(csv, bench_table({host, device}, TableStyle::csv));
+    const Table back = read_csv(csv);
+    BOOST_REQUIRE_EQUAL(back.rows.size(), 2u);
+    const auto column = [&](const std::string& name) {
+        for (std::size_t j = 0; j < back.header.size(); ++j)
+            if (back.header[j] == name) return j;
+        BOOST_FAIL("no column " + name);
+        return std::size_t(0);
+    };
+    BOOST_CHECK_EQUAL(back.rows[0][column("seconds")], "3;1;2");
+    BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("median_s")]), 2.0);
+    BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("flops_per_node")]), 49.0);
+    BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("node_evaluations")]), 32769.0 * 32 * 7059);
+    BOOST_CHECK_EQUAL(back.rows[1][column("backend")], "cuda");
+
+    const std::string notes = bench_notes({host}, 3);
+    BOOST_CHECK(notes.find("instrumented") != std::string::npos);
+    BOOST_CHECK(notes.find("only its proportions are used") != std::string::npos);
+    BOOST_CHECK(notes.find("49 flops = rule 1 + locate 7 + interpolation 23 + driver 10 + accumulation 8; 1 exp") !=
+                std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(case_syntax) {
+    const std::vector<BenchCase> defaults = parse_bench_cases("");
+    BOOST_REQUIRE_EQUAL(defaults.size(), 4u);
+    BOOST_CHECK_EQUAL(defaults[0].name, "ex2-k6-n1024");
+    BOOST_CHECK_EQUAL(defaults[0].problem, "log-sine");
+    BOOST_CHECK_EQUAL(defaults[0].settings.K(), 6);
+    BOOST_CHECK_EQUAL(defaults[0].settings.N, 1024);
+    BOOST_CHECK_EQUAL(defaults[0].settings.L, 32);
+    BOOST_CHECK_EQUAL(defaults[1].problem, "exchange");
+    BOOST_CHECK_EQUAL(defaults[1].settings.N, 64);
+    BOOST_CHECK_EQUAL(defaults[1].settings.L, 8);
+    BOOST_CHECK(defaults[1].settings.interpolation == Interpolation2D::spline);
+    BOOST_CHECK_EQUAL(defaults[2].name, "ex2-k3-n256");
+    BOOST_CHECK_EQUAL(defaults[3].problem, "sine-sum");
+    BOOST_CHECK_EQUAL(defaults[3].settings.N, 32);
+
+    const std::vector<BenchCase> custom = parse_bench_cases("ex1:K=2:N=8, ex2-k3-n256:L=16 ,ex4:interp=bicubic:N=16");
+    BOOST_REQUIRE_EQUAL(custom.size(), 3u);
+    BOOST_CHECK_EQUAL(custom[0].problem, "logistic");
+    BOOST_CHECK_EQUAL(custom[0].settings.Ky, 2);
+    BOOST_CHECK_EQUAL(custom[0].settings.Kz, 2);
+    BOOST_CHECK_EQUAL(custom[0].settings.N, 8);
+    BOOST_CHECK_EQUAL(custom[1].name, "ex2-k3-n256:L=16");
+    BOOST_CHECK_EQUAL(custom[1].settings.L, 16);
+    BOOST_CHECK_EQUAL(custom[1].settings.N, 256);
+    BOOST_CHECK(custom[2].settings.interpolation == Interpolation2D::bicubic);
+    BOOST_CHECK_EQUAL(custom[2].settings.K(), 3);
+}
+
+BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
+    BOOST_TEST_MESSAGE("bad bench input: one 'bsde: error:' line naming the option, exit 2, nothing on out");
+    const std::vector<std::pair<std::vector<std::string>, std::string>> rows{
+        {{"bench", "--cases", "ex9-k3-n8"}, "--cases 'ex9-k3-n8'"},
+        {{"bench", "--cases", "ex1:K=x"}, "K 'x' is not an integer"},
+        {{"bench", "--cases", "ex1:foo=1"}, "unknown key 'foo'"},
+        {{"bench", "--cases", "ex1:interp=bicubic"}, "interp is only for 2D"},
+        {{"bench", "--cases", "ex1:K=3:N=3"}, "--cases 'ex1:K=3:N=3': --N 3"},
+        {{"bench", "--cases", "ex1,,ex2"}, "an empty case"},
+        {{"bench", "--repeats", "0"}, "--repeats 0"},
+        {{"bench", "--K", "3"}, "--K: not for bsde bench, which takes --cases"},
+        {{"bench", "--max-seconds", "1"}, "--max-seconds: not for bsde bench"},
+        {{"bench", "--backends", "omp,tpu"}, "--backends 'omp,tpu'"},
+        {{"solve", "--cases", "ex1"}, "--cases: only for bsde bench"},
+        {{"study", "--repeats", "3"}, "--repeats: only for bsde bench"},
+    };
+    for (const auto& [args, contains] : rows) {
+        const CliRun r = run(args);
+        const std::string what = joined(args);
+        BOOST_CHECK_MESSAGE(r.code == 2, what << ": expected exit code 2, got " << r.code << " (" << r.err << ")");
+        BOOST_CHECK_MESSAGE(one_error_line(r.err), what << ": expected one 'bsde: error:' line, got '" << r.err << "'");
+        BOOST_CHECK_MESSAGE(r.err.find(contains) != std::string::npos,
+                            what << ": expected '" << contains << "' in '" << r.err << "'");
+        BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sweep_times_its_phases_on_request) {
+    SchemeSettings s;
+    s.Ky = s.Kz = 2;
+    s.N = 8;
+    for (Backend b : test::available_backends()) {
+        const SolveResult plain = backend_ops(b).solve("ex1", s);
+        BOOST_CHECK(!plain.phases_timed);
+        BOOST_CHECK_EQUAL(plain.phase_seconds.expectation + plain.phase_seconds.status + plain.phase_seconds.fit, 0.0);
+        SchemeSettings timed = s;
+        timed.time_phases = true;
+        const SolveResult r = backend_ops(b).solve("ex1", timed);
+        const SweepPhaseSeconds& p = r.phase_seconds;
+        BOOST_CHECK_MESSAGE(r.phases_timed && p.expectation > 0 && p.status >= 0 && p.fit > 0,
+                            to_string(b) << ": phases " << p.expectation << ", " << p.status << ", " << p.fit);
+        BOOST_CHECK_MESSAGE(p.expectation + p.status + p.fit <= r.sweep_seconds,
+                            to_string(b) << ": phases add up to more than the sweep");
+        BOOST_CHECK_EQUAL(r.y0, plain.y0);  // the timing does not change the result
+    }
+}
+
+BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
+    BOOST_TEST_MESSAGE("bsde bench --cases ex1:K=2:N=8 --backends serial,omp --repeats 2 --out DIR");
+    const std::string dir = "/tmp/bsde_test_bench_" + std::to_string(::getpid());
+    std::filesystem::remove_all(dir);
+    const std::vector<std::string> args{"bench", "--cases", "ex1:K=2:N=8", "--backends", "serial,omp",
+                                        "--repeats", "2", "--out", dir};
+    const CliRun r = run(args);
+    BOOST_TEST_MESSAGE(r.out);
+    BOOST_CHECK_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
+    std::istringstream lines(r.out);
+    std::string header, serial, omp;
+    std::getline(lines, header);
+    std::getline(lines, serial);
+    std::getline(lines, omp);
+    BOOST_CHECK(header.find("node evals/s") != std::string::npos && header.find("GFLOP/s") != std::string::npos);
+    BOOST_CHECK(serial.find("ex1:K=2:N=8") == 0 && serial.find("serial") != std::string::npos);
+    BOOST_CHECK(omp.find("ex1:K=2:N=8") == 0 && omp.find("omp") != std::string::npos);
+    BOOST_CHECK(r.out.find("only its proportions are used") != std::string::npos);
+    std::ifstream csv(dir + "/bench.csv"), markdown(dir + "/bench.md");
+    BOOST_REQUIRE(csv && markdown);
+    const Table table = read_csv(csv);
+    BOOST_CHECK_EQUAL(table.rows.size(), 2u);
+    const Table md = read_markdown_table(markdown);
+    BOOST_CHECK_EQUAL(md.rows.size(), 2u);
+    std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(cuda_bench_without_a_device_exits_2) {
+    if (backend_available(Backend::cuda)) {
+        const CliRun r = run({"bench", "--cases", "ex1:K=2:N=8", "--backends", "cuda", "--repeats", "1"});
+        BOOST_CHECK_MESSAGE(r.code == 0, "bench on cuda: exit code " << r.code << " (" << r.err << ")");
+        BOOST_CHECK(r.out.find(" cuda ") != std::string::npos);
+        return;
+    }
+    const std::vector<std::string> args{"bench", "--backends", "cuda"};
+    const CliRun r = run(args);
+    BOOST_CHECK_MESSAGE(r.code == 2, joined(args) << ": expected exit code 2, got " << r.code);
+    BOOST_CHECK_MESSAGE(one_error_line(r.err) && r.err.find("--backends cuda") != std::string::npos,
+                        joined(args) << ": got '" << r.err << "'");
+    BOOST_CHECK(r.out.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

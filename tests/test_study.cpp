@@ -1,0 +1,415 @@
+// The study runner: list parsing, the table's columns, orders, speedups and empty cells from known
+// inputs, the CSV and Markdown round trips, and a tiny study end to end through the command line.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../algorithms/errors.h"
+#include "../src/cli.h"
+#include "../src/progress.h"
+#include "../src/study.h"
+#include "test_support.h"
+
+using namespace bsde;
+
+namespace {
+
+std::string joined(const std::vector<std::string>& args) {
+    std::string s = "bsde";
+    for (const std::string& a : args) s += " " + a;
+    return s;
+}
+
+struct CliRun {
+    int code;
+    std::string out, err;
+};
+
+CliRun run(const std::vector<std::string>& args) {
+    std::ostringstream out, err;
+    const int code = run_cli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+bool exists(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+// /tmp/bsde_test_study_<pid>_<n>/, removed with its contents at the end.
+class ScratchDir {
+public:
+    ScratchDir() {
+        static int count = 0;
+        dir_ = "/tmp/bsde_test_study_" + std::to_string(::getpid()) + "_" + std::to_string(count++);
+        std::filesystem::remove_all(dir_);
+        std::filesystem::create_directories(dir_);
+    }
+    ~ScratchDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(dir_, ignored);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+private:
+    std::string dir_;
+};
+
+// A study from known numbers: K = 1 at N = 16, 32, 64 and K = 2 at N = 16; serial left out of K = 1,
+// N = 64; no cuda memory measured at K = 2.
+Study known_study() {
+    Study study;
+    study.problem = "ex1";
+    study.backends = {Backend::serial, Backend::omp, Backend::cuda};
+    study.devices = {{Backend::serial, "serial (1 core)"}, {Backend::omp, "omp (2 threads)"}, {Backend::cuda, "cuda (test)"}};
+    study.max_seconds = 10;
+    study.command = "bsde study --problem ex1 --K 1-2 --N 16,32,64";
+    const auto add = [&](int K, int N, int M, double ey, double ez, std::map<Backend, double> seconds, double device) {
+        StudyCase c;
+        c.K = K;
+        c.N = N;
+        c.M = M;
+        c.has_exact = true;
+        c.y0 = 0.5 + ey;
+        c.z0 = 0.25 + ez;
+        c.y0_error = ey;
+        c.z0_error = ez;
+        c.seconds = seconds;
+        c.storage_bytes = 3 * 1048576.0;
+        c.device_bytes = device;
+        study.cases.push_back(c);
+    };
+    add(1, 16, 128, 1e-2, 4e-2, {{Backend::serial, 8.0}, {Backend::omp, 2.0}, {Backend::cuda, 0.5}}, 4 * 1048576.0);
+    add(1, 32, 182, 2.5e-3, 2e-2, {{Backend::serial, 16.0}, {Backend::omp, 3.0}, {Backend::cuda, 0.25}}, 4 * 1048576.0);
+    add(1, 64, 256, 3.125e-4, 1e-2, {{Backend::omp, 6.0}, {Backend::cuda, 0.5}}, 6 * 1048576.0);
+    add(2, 16, 256, 1e-4, 1e-3, {{Backend::serial, 1.0}, {Backend::omp, 1.0}, {Backend::cuda, 1.0}}, -1);
+    return study;
+}
+
+std::size_t column(const Table& table, const std::string& name) {
+    for (std::size_t j = 0; j < table.header.size(); ++j)
+        if (table.header[j] == name) return j;
+    BOOST_FAIL("no column '" << name << "' in the table");
+    return 0;
+}
+
+void check_tables_equal(const std::string& what, const Table& expected, const Table& got) {
+    BOOST_CHECK_MESSAGE(got.header == expected.header, what << ": the header differs");
+    BOOST_REQUIRE_MESSAGE(got.rows.size() == expected.rows.size(),
+                          what << ": expected " << expected.rows.size() << " rows, got " << got.rows.size());
+    for (std::size_t i = 0; i < got.rows.size(); ++i)
+        for (std::size_t j = 0; j < expected.header.size(); ++j)
+            BOOST_CHECK_MESSAGE(j < got.rows[i].size() && got.rows[i][j] == expected.rows[i][j],
+                                what << ": row " << i + 1 << ", column '" << expected.header[j] << "': expected '"
+                                     << expected.rows[i][j] << "', got '"
+                                     << (j < got.rows[i].size() ? got.rows[i][j] : "(missing)") << "'");
+}
+
+void check_input_error(const std::function<void()>& f, const std::string& what, const std::string& contains) {
+    try {
+        f();
+        BOOST_ERROR(what << ": expected an InputError");
+    } catch (const InputError& e) {
+        BOOST_CHECK_MESSAGE(std::string(e.what()).find(contains) != std::string::npos,
+                            what << ": expected the message to contain '" << contains << "', got '" << e.what() << "'");
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(study)
+
+BOOST_AUTO_TEST_CASE(lists_and_ranges) {
+    BOOST_TEST_MESSAGE("--K and --N lists: ranges, values, sorted without repeats; a single value elsewhere");
+    BOOST_CHECK((parse_int_list("--K", "1-6") == std::vector<int>{1, 2, 3, 4, 5, 6}));
+    BOOST_CHECK((parse_int_list("--N", "128,256,512,1024") == std::vector<int>{128, 256, 512, 1024}));
+    BOOST_CHECK((parse_int_list("--N", "64, 16,32,16") == std::vector<int>{16, 32, 64}));
+    BOOST_CHECK((parse_int_list("--K", "1-3,5") == std::vector<int>{1, 2, 3, 5}));
+    BOOST_CHECK((parse_int_list("--K", "4", false) == std::vector<int>{4}));
+    BOOST_CHECK((parse_int_list("--K", "-1", false) == std::vector<int>{-1}));  // range checks come later
+    check_input_error([] { parse_int_list("--K", "1-6", false); }, "--K 1-6 for solve", "--K '1-6': one integer");
+    check_input_error([] { parse_int_list("--K", "1-x"); }, "--K 1-x", "--K '1-x'");
+    check_input_error([] { parse_int_list("--K", "6-1"); }, "--K 6-1", "--K '6-1'");
+    check_input_error([] { parse_int_list("--N", "16,,32"); }, "--N 16,,32", "--N '16,,32'");
+    check_input_error([] { parse_int_list("--N", ""); }, "--N ''", "--N ''");
+    BOOST_CHECK((parse_backend_list("cuda,serial,omp,omp") ==
+                 std::vector<Backend>{Backend::serial, Backend::omp, Backend::cuda}));
+    check_input_error([] { parse_backend_list("omp,tpu"); }, "--backends omp,tpu", "--backends 'omp,tpu'");
+}
+
+BOOST_AUTO_TEST_CASE(orders_and_speedups) {
+    BOOST_TEST_MESSAGE("observed order log2(e_N / e_2N) (and log(e1/e2)/log(N2/N1) otherwise); speedup = slow/fast");
+    test::check_close("order of 1e-2 -> 2.5e-3 at N 16 -> 32", 2.0, observed_order(1e-2, 16, 2.5e-3, 32), 1e-14);
+    test::check_close("order of 1 -> 1/27 at N 8 -> 24", 3.0, observed_order(1.0, 8, 1.0 / 27, 24), 1e-14);
+    test::check_close("order of a growing error", -1.0, observed_order(1e-3, 32, 2e-3, 64), 1e-14);
+    BOOST_CHECK(std::isnan(observed_order(0.0, 16, 1e-3, 32)));
+    BOOST_CHECK(std::isnan(observed_order(1e-3, 16, 0.0, 32)));
+    BOOST_CHECK(std::isnan(observed_order(std::nan(""), 16, 1e-3, 32)));
+    test::check_close("speedup 8 s / 0.5 s", 16.0, speedup(8.0, 0.5), 1e-15);
+    BOOST_CHECK(std::isnan(speedup(std::nan(""), 0.5)));
+    BOOST_CHECK(std::isnan(speedup(8.0, 0.0)));
+
+    using P = std::vector<std::pair<Backend, Backend>>;
+    BOOST_CHECK((speedup_pairs({Backend::serial, Backend::omp, Backend::cuda}) ==
+                 P{{Backend::cuda, Backend::serial}, {Backend::cuda, Backend::omp}}));
+    BOOST_CHECK((speedup_pairs({Backend::serial, Backend::omp}) == P{{Backend::omp, Backend::serial}}));
+    BOOST_CHECK((speedup_pairs({Backend::omp, Backend::cuda}) == P{{Backend::cuda, Backend::omp}}));
+    BOOST_CHECK(speedup_pairs({Backend::cuda}).empty());
+}
+
+BOOST_AUTO_TEST_CASE(time_limit_leaves_larger_cases_out) {
+    BOOST_TEST_MESSAGE("--max-seconds S: a backend over S s on (K, N) is left out of every case with K' >= K, N' >= N");
+    std::vector<StudyCase> done(3);
+    done[0].K = 2, done[0].N = 128, done[0].seconds = {{Backend::serial, 3.0}, {Backend::omp, 1.0}};
+    done[1].K = 2, done[1].N = 256, done[1].seconds = {{Backend::serial, 12.0}, {Backend::omp, 2.0}};
+    done[2].K = 3, done[2].N = 128, done[2].seconds = {{Backend::serial, 5.0}, {Backend::omp, 1.5}};
+    const double S = 10;
+    BOOST_CHECK(left_out_by_time(done, Backend::serial, 2, 512, S));
+    BOOST_CHECK(left_out_by_time(done, Backend::serial, 3, 256, S));
+    BOOST_CHECK(left_out_by_time(done, Backend::serial, 6, 1024, S));
+    BOOST_CHECK(!left_out_by_time(done, Backend::serial, 2, 256, S));  // the case itself ran
+    BOOST_CHECK(!left_out_by_time(done, Backend::serial, 1, 512, S));  // smaller K
+    BOOST_CHECK(!left_out_by_time(done, Backend::serial, 3, 128, S));  // smaller N
+    BOOST_CHECK(!left_out_by_time(done, Backend::omp, 6, 1024, S));    // omp was fast enough
+    BOOST_CHECK(!left_out_by_time(done, Backend::serial, 6, 1024, 0));  // 0: no limit
+}
+
+BOOST_AUTO_TEST_CASE(table_from_known_inputs) {
+    BOOST_TEST_MESSAGE("the printed table: columns, orders, speedups, memory, empty cells for a left-out backend");
+    const Study study = known_study();
+    const Table table = study_table(study, TableStyle::display);
+    BOOST_CHECK((table.header ==
+                 std::vector<std::string>{"K", "N", "M", "y_0 error", "order y", "z_0 error", "order z", "serial s",
+                                          "omp s", "cuda s", "cuda/serial", "cuda/omp", "arrays MiB", "device MiB"}));
+    BOOST_REQUIRE_EQUAL(table.rows.size(), 4u);
+    using Row = std::vector<std::string>;
+    const std::vector<Row> expected{
+        {"1", "16", "128", "1.000e-02", "", "4.000e-02", "", "8.0000", "2.0000", "0.5000", "16.0", "4.0", "3.00", "4.00"},
+        {"1", "32", "182", "2.500e-03", "2.00", "2.000e-02", "1.00", "16.0000", "3.0000", "0.2500", "64.0", "12.0", "3.00",
+         "4.00"},
+        {"1", "64", "256", "3.125e-04", "3.00", "1.000e-02", "1.00", "", "6.0000", "0.5000", "", "12.0", "3.00", "6.00"},
+        {"2", "16", "256", "1.000e-04", "", "1.000e-03", "", "1.0000", "1.0000", "1.0000", "1.0", "1.0", "3.00", ""}};
+    check_tables_equal("display table", Table{table.header, expected}, table);
+
+    // Without an exact solution the error and order cells are empty; without cuda there is no device column
+    // and the speedup is omp over serial.
+    Study no_exact = known_study();
+    no_exact.backends = {Backend::serial, Backend::omp};
+    for (StudyCase& c : no_exact.cases) {
+        c.has_exact = false;
+        c.seconds.erase(Backend::cuda);
+    }
+    const Table t2 = study_table(no_exact, TableStyle::display);
+    BOOST_CHECK((t2.header == std::vector<std::string>{"K", "N", "M", "y_0 error", "order y", "z_0 error", "order z",
+                                                       "serial s", "omp s", "omp/serial", "arrays MiB"}));
+    for (const Row& row : t2.rows)
+        for (const char* name : {"y_0 error", "order y", "z_0 error", "order z"})
+            BOOST_CHECK_MESSAGE(row[column(t2, name)].empty(), "'" << name << "' should be empty, got '"
+                                                                   << row[column(t2, name)] << "'");
+    BOOST_CHECK_EQUAL(t2.rows[0][column(t2, "omp/serial")], "4.0");
+    BOOST_CHECK_EQUAL(t2.rows[2][column(t2, "omp/serial")], "");
+
+    // The notes name the left-out backend and the rule.
+    const std::string notes = study_notes(study);
+    BOOST_CHECK_MESSAGE(notes.find("--max-seconds 10") != std::string::npos && notes.find("serial (1 case)") != std::string::npos,
+                        "notes: '" << notes << "'");
+    BOOST_CHECK(study_notes(no_exact).find("serial") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(text_table_is_aligned) {
+    BOOST_TEST_MESSAGE("the text table right-aligns every column, two blanks apart");
+    const Table table = study_table(known_study(), TableStyle::display);
+    std::ostringstream text;
+    write_text_table(text, table);
+    std::vector<std::size_t> width(table.header.size());
+    for (std::size_t j = 0; j < width.size(); ++j) {
+        width[j] = table.header[j].size();
+        for (const auto& row : table.rows) width[j] = std::max(width[j], row[j].size());
+    }
+    std::istringstream lines(text.str());
+    std::vector<std::vector<std::string>> all{table.header};
+    all.insert(all.end(), table.rows.begin(), table.rows.end());
+    for (const auto& cells : all) {
+        std::string line;
+        BOOST_REQUIRE(std::getline(lines, line));
+        std::size_t end = 0;
+        for (std::size_t j = 0; j < cells.size(); ++j) {
+            end += (j ? 2 : 0) + width[j];
+            if (cells[j].empty()) continue;
+            BOOST_CHECK_MESSAGE(end <= line.size() && line.compare(end - cells[j].size(), cells[j].size(), cells[j]) == 0,
+                                "'" << cells[j] << "' is not right-aligned at column " << end << " of '" << line << "'");
+        }
+        BOOST_CHECK_MESSAGE(line.empty() || line.back() != ' ', "trailing blanks in '" << line << "'");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(csv_and_markdown_round_trip) {
+    BOOST_TEST_MESSAGE("CSV and Markdown written then parsed back give the same cells; CSV keeps every digit");
+    const Study study = known_study();
+    const Table csv_table = study_table(study, TableStyle::csv);
+    std::stringstream csv;
+    write_csv(csv, csv_table);
+    const Table parsed = read_csv(csv);
+    check_tables_equal("CSV", csv_table, parsed);
+    for (std::size_t i = 0; i < study.cases.size(); ++i) {
+        const StudyCase& c = study.cases[i];
+        BOOST_CHECK_EQUAL(std::stod(parsed.rows[i][column(parsed, "y0_error")]), c.y0_error);
+        BOOST_CHECK_EQUAL(std::stod(parsed.rows[i][column(parsed, "z0")]), c.z0);
+        BOOST_CHECK_EQUAL(std::stod(parsed.rows[i][column(parsed, "seconds_omp")]), c.seconds.at(Backend::omp));
+    }
+    BOOST_CHECK_EQUAL(parsed.rows[2][column(parsed, "seconds_serial")], "");
+    BOOST_CHECK_EQUAL(std::stod(parsed.rows[1][column(parsed, "order_y")]), 2.0);
+    BOOST_CHECK_EQUAL(std::stod(parsed.rows[1][column(parsed, "speedup_cuda_serial")]), 64.0);
+
+    // Cells with separators and quotes survive too.
+    const Table tricky{{"a", "b,c", "d"}, {{"x \"quoted\"", "", "1,2"}, {"", "", ""}}};
+    std::stringstream tricky_csv;
+    write_csv(tricky_csv, tricky);
+    check_tables_equal("CSV with quotes", tricky, read_csv(tricky_csv));
+    std::istringstream bad("a,b\n1,2,3\n");
+    BOOST_CHECK_THROW(read_csv(bad), std::runtime_error);
+
+    std::stringstream markdown;
+    write_markdown(markdown, study);
+    const std::string text = markdown.str();
+    BOOST_CHECK_MESSAGE(text.find("serial (1 core); omp (2 threads); cuda (test)") != std::string::npos, text);
+    BOOST_CHECK_MESSAGE(text.find("`" + study.command + "`") != std::string::npos, text);
+    check_tables_equal("Markdown", study_table(study, TableStyle::display), read_markdown_table(markdown));
+}
+
+BOOST_AUTO_TEST_CASE(gnuplot_script_has_the_figures) {
+    BOOST_TEST_MESSAGE("the gnuplot script plots y and z errors and each speedup, one curve per K, '?' for gaps");
+    const std::string script = gnuplot_script(known_study());
+    for (const char* piece : {"set output \"y_error.png\"", "set output \"z_error.png\"",
+                              "set output \"speedup_cuda_serial.png\"", "set output \"speedup_cuda_omp.png\"",
+                              "$K1 << EOD", "$K2 << EOD", "title \"K = 2\"", "set logscale x 2", "64 3.125000e-04 1.000000e-02 ? 1.200000e+01"})
+        BOOST_CHECK_MESSAGE(script.find(piece) != std::string::npos, "no '" << piece << "' in the script:\n" << script);
+}
+
+BOOST_AUTO_TEST_CASE(durations) {
+    BOOST_CHECK_EQUAL(format_duration(0.42), "0.4 s");
+    BOOST_CHECK_EQUAL(format_duration(12.2), "12 s");
+    BOOST_CHECK_EQUAL(format_duration(185), "3 min 05 s");
+    BOOST_CHECK_EQUAL(format_duration(7800), "2 h 10 min");
+    BOOST_CHECK_EQUAL(format_duration(-1), "?");
+}
+
+BOOST_AUTO_TEST_CASE(bad_study_input_exits_2) {
+    BOOST_TEST_MESSAGE("bad study input: one 'bsde: error:' line naming the option, exit 2, nothing on out");
+    ScratchDir scratch;
+    std::ofstream(scratch.path("file")) << "not a folder\n";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> rows{
+        {{"study", "--K", "1-x"}, "--K '1-x'"},
+        {{"study", "--K", "0-2"}, "--K 0"},
+        {{"study", "--K", "1-3", "--N", "3,8"}, "--N 3"},
+        {{"study", "--N", "abc"}, "--N 'abc'"},
+        {{"study", "--backends", "serial,tpu"}, "--backends 'serial,tpu'"},
+        {{"study", "--backend", "omp"}, "--backend: bsde study takes --backends"},
+        {{"study", "--output", "x.csv"}, "--output: bsde study takes --out"},
+        {{"study", "--Ky", "2"}, "--Ky"},
+        {{"study", "--max-seconds", "-1"}, "--max-seconds -1"},
+        {{"study", "--problem", "nope"}, "--problem 'nope'"},
+        {{"solve", "--K", "1-6"}, "--K '1-6': one integer"},
+        {{"grid", "--N", "128,256"}, "--N '128,256'"},
+        {{"solve", "--backends", "omp"}, "--backends: only for bsde study"},
+        {{"solve", "--out", "dir"}, "--out: only for bsde study"},
+        {{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial", "--out", scratch.path("file/sub")},
+         "--out '" + scratch.path("file/sub") + "'"},
+    };
+    for (const auto& [args, contains] : rows) {
+        const CliRun r = run(args);
+        const std::string what = joined(args);
+        BOOST_CHECK_MESSAGE(r.code == 2, what << ": expected exit code 2, got " << r.code << " (" << r.err << ")");
+        const bool one_line = !r.err.empty() && r.err.find('\n') == r.err.size() - 1;
+        BOOST_CHECK_MESSAGE(one_line && r.err.compare(0, 13, "bsde: error: ") == 0,
+                            what << ": expected one 'bsde: error:' line, got '" << r.err << "'");
+        BOOST_CHECK_MESSAGE(r.err.find(contains) != std::string::npos,
+                            what << ": expected '" << contains << "' in '" << r.err << "'");
+        BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(cuda_requested_without_a_device_exits_4) {
+    if (backend_available(Backend::cuda)) {
+        BOOST_TEST_MESSAGE("a CUDA device is present: nothing to check");
+        return;
+    }
+    const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "omp,cuda"};
+    const CliRun r = run(args);
+    BOOST_CHECK_MESSAGE(r.code == 4, joined(args) << ": expected exit code 4, got " << r.code);
+    BOOST_CHECK_MESSAGE(r.err.compare(0, 29, "bsde: error: --backends cuda:") == 0 && r.err.find('\n') == r.err.size() - 1,
+                        joined(args) << ": got '" << r.err << "'");
+    BOOST_CHECK(r.out.empty());
+}
+
+BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
+    BOOST_TEST_MESSAGE("bsde study --problem ex1 --K 1-2 --N 8,16 --backends serial,omp --out DIR: table, files, plots");
+    ScratchDir scratch;
+    const std::string dir = scratch.path("out");
+    const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1-2", "--N", "8,16",
+                                        "--backends", "serial,omp", "--out", dir};
+    const CliRun r = run(args);
+    BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
+    BOOST_CHECK_MESSAGE(r.out.find("omp/serial") != std::string::npos, "no speedup column in:\n" << r.out);
+    for (const char* file : {"study.csv", "study.md", "study.gp"})
+        BOOST_CHECK_MESSAGE(exists(dir + "/" + file), dir << "/" << file << " was not written");
+    BOOST_CHECK_MESSAGE(!exists(dir + "/study.csv.partial"), "study.csv.partial remains");
+
+    std::ifstream csv_file(dir + "/study.csv");
+    const Table csv = read_csv(csv_file);
+    BOOST_REQUIRE_EQUAL(csv.rows.size(), 4u);
+    const int Ks[] = {1, 1, 2, 2}, Ns[] = {8, 16, 8, 16};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const auto& row = csv.rows[i];
+        BOOST_CHECK_EQUAL(std::stoi(row[column(csv, "K")]), Ks[i]);
+        BOOST_CHECK_EQUAL(std::stoi(row[column(csv, "N")]), Ns[i]);
+        BOOST_CHECK(std::stod(row[column(csv, "y0_error")]) > 0);
+        BOOST_CHECK(std::stod(row[column(csv, "z0_error")]) > 0);
+        BOOST_CHECK(std::stod(row[column(csv, "seconds_serial")]) > 0);
+        BOOST_CHECK(std::stod(row[column(csv, "seconds_omp")]) > 0);
+        BOOST_CHECK(std::stod(row[column(csv, "speedup_omp_serial")]) > 0);
+        BOOST_CHECK_EQUAL(row[column(csv, "order_y")].empty(), Ns[i] == 8);
+    }
+    // z converges at order K between N = 8 and 16 (loosely, so small N stays robust).
+    BOOST_CHECK_GT(std::stod(csv.rows[1][column(csv, "order_z")]), 0.5);
+    BOOST_CHECK_GT(std::stod(csv.rows[3][column(csv, "order_z")]), 1.5);
+
+    std::ifstream markdown_file(dir + "/study.md");
+    const Table markdown = read_markdown_table(markdown_file);
+    BOOST_CHECK_EQUAL(markdown.rows.size(), 4u);
+    BOOST_CHECK_EQUAL(markdown.header.size(), 11u);
+
+    // Plots when gnuplot is present; otherwise one note on err and still every table.
+    const bool skipped = r.err.find("bsde: note: plots skipped") != std::string::npos;
+    BOOST_CHECK_MESSAGE(skipped || r.err.empty(), "unexpected err: '" << r.err << "'");
+    for (const char* png : {"y_error.png", "z_error.png", "speedup_omp_serial.png"})
+        BOOST_CHECK_MESSAGE(exists(dir + "/" + png) != skipped, dir << "/" << png << (skipped ? " exists" : " is missing"));
+
+    // Without gnuplot (a smaller study into the same folder): the tables, no PNG (none stale), one note.
+    const char* previous = std::getenv("BSDE_GNUPLOT");
+    const std::string saved = previous ? previous : "";
+    ::setenv("BSDE_GNUPLOT", "/nonexistent/gnuplot", 1);
+    const CliRun without =
+        run({"study", "--problem", "ex1", "--K", "1", "--N", "8,16", "--backends", "serial", "--out", dir});
+    if (previous) ::setenv("BSDE_GNUPLOT", saved.c_str(), 1);
+    else ::unsetenv("BSDE_GNUPLOT");
+    BOOST_CHECK_MESSAGE(without.code == 0, "without gnuplot: exit code " << without.code << " (" << without.err << ")");
+    BOOST_CHECK_MESSAGE(without.err.find("plots skipped") != std::string::npos &&
+                            without.err.find('\n') == without.err.size() - 1,
+                        "without gnuplot: expected one note on err, got '" << without.err << "'");
+    BOOST_CHECK(exists(dir + "/study.csv") && exists(dir + "/study.md"));
+    BOOST_CHECK_MESSAGE(!exists(dir + "/y_error.png"), "a stale y_error.png remains");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
