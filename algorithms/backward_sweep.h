@@ -160,7 +160,7 @@ private:
         };
         double free = context_.free_bytes();  // < 0: unknown
         if (const char* test_free = std::getenv("BSDE_TEST_FREE_BYTES"))
-            free = std::strtod(test_free, nullptr) - fitter_.storage_bytes();
+            free = std::max(0.0, std::strtod(test_free, nullptr) - fitter_.storage_bytes());
         const Estimate now = estimate(s_.N);
         const bool too_many_values = now.ring_values > INT_MAX;
         if (!too_many_values && (free < 0 || now.arrays <= free)) return now.arrays;
@@ -228,13 +228,16 @@ private:
 
     // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
     void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
+        // the 2D rule of a terminal layer kinked along a line (unused otherwise)
+        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0}, space_.dx()};
+        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
         const StepCoefficients coefficients{ky,
                                             kz,
                                             raw(gamma_y_) + ky * (K_ + 1),
                                             raw(gamma_z_) + kz * (K_ + 1),
                                             GaussHermiteExpectation{raw(nodes_), raw(weights_), s_.L},
                                             CellGaussLegendreExpectation{space_.dx()},
-                                            kink_line_rule(),
+                                            kink_line_rule,
                                             has_terminal_kink<Problem>::value ? terminal : -1};
         using Update = MultistepPointUpdate<Problem, decltype(fitter_.evaluator())>;
         double clock = phase_clock();
@@ -270,13 +273,6 @@ private:
         const double now = phase_clock();
         phase += now - since;
         return now;
-    }
-
-    // The 2D rule of the terminal layer of data kinked along a line (unused otherwise).
-    KinkLineExpectation kink_line_rule() {
-        KinkLineExpectation rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0}, space_.dx()};
-        if constexpr (d == 2 && has_terminal_kink<Problem>::value) rule.kink = problem_.terminal_kink();
-        return rule;
     }
 
     // Reads back the statuses of the steps not yet checked; stops at the first non-finite value.

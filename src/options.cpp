@@ -127,7 +127,7 @@ std::string byte_name(unsigned char c) {
 // CRLF line ends, a last line without a newline, a UTF-8 byte-order mark. Rejected, with the line: a
 // key the option table does not have (or one of the command line only), a key twice, a line without
 // `=`, an empty key or value, a [section], control characters, bytes outside ASCII other than in
-// comments, a value the option's type rejects; and a file over 1 MiB or that is not a regular file.
+// comments, a value the option's type rejects; and a directory or a file over 1 MiB (/dev/zero, say).
 // Values go through the same option table as the command line, which wins (po::store keeps the first).
 void read_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm,
                       ConfigOrigin& origin) {
@@ -135,7 +135,7 @@ void read_config_file(const std::string& path, const po::options_description& op
     struct stat info;
     if (::stat(path.c_str(), &info) != 0)
         throw InputError(file_name + ": cannot open the file for reading (" + std::strerror(errno) + ")");
-    if (!S_ISREG(info.st_mode)) throw InputError(file_name + ": not a regular file");
+    if (S_ISDIR(info.st_mode)) throw InputError(file_name + ": is a directory, not a file");
     std::ifstream file(path, std::ios::binary);
     if (!file) throw InputError(file_name + ": cannot open the file for reading");
     constexpr std::size_t limit = 1 << 20;
@@ -257,7 +257,13 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     all.add(command_line_options()).add(shared);
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(rest).options(all).run(), vm);
+        const po::parsed_options parsed = po::command_line_parser(rest).options(all).run();
+        // Words that are neither an option nor its value (Boost would drop them silently).
+        const std::vector<std::string> words = po::collect_unrecognized(parsed.options, po::include_positional);
+        if (!words.empty())
+            throw InputError("unexpected argument '" + words.front() +
+                             "': give one command, then --option value pairs (bsde --help)");
+        po::store(parsed, vm);
     } catch (const po::error& e) {
         throw InputError(e.what());
     }

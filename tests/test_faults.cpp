@@ -1,0 +1,501 @@
+// Faults and bad input (issue 8): every bad command line or config file exits 2 with one line
+// "bsde: error: ..." naming what is wrong; a fuzz of the parser; a run larger than the free memory
+// (named with the largest N that fits); a failing allocation (exit 4); Picard that does not converge
+// (a warning, or exit 3 with --strict); a non-finite value (exit 3); --backend cuda without a device (exit 4).
+// The memory and allocation cases use the test hooks BSDE_TEST_FREE_BYTES and BSDE_TEST_FAIL_ALLOCATION
+// (README, "Errors and exit codes").
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../algorithms/backward_sweep.h"
+#include "../algorithms/errors.h"
+#include "../algorithms/host_system.h"
+#include "../src/cli.h"
+#include "../src/options.h"
+#include "test_support.h"
+
+namespace {
+
+struct CliResult {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+CliResult run(const std::vector<std::string>& args) {
+    std::ostringstream out, err;
+    const int code = bsde::run_cli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+// The arguments as a C string literal would show them (control and non-ASCII bytes as \xNN).
+std::string shown(const std::string& text) {
+    std::string s;
+    for (const char c : text) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u >= 0x7F) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02X", u);
+            s += hex;
+        } else {
+            s += c;
+        }
+    }
+    return s;
+}
+
+std::string joined(const std::vector<std::string>& args) {
+    std::string s = "bsde";
+    for (const std::string& a : args) s += " '" + shown(a) + "'";
+    return s;
+}
+
+bool one_line(const std::string& text, const std::string& prefix) {
+    return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1 &&
+           text.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool exists(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+// /tmp/bsde_test_faults_<pid>/ with the files of a test case; all removed at the end.
+class ScratchDir {
+public:
+    ScratchDir() : dir_("/tmp/bsde_test_faults_" + std::to_string(::getpid())) {
+        ::mkdir(dir_.c_str(), 0700);
+        BOOST_REQUIRE_MESSAGE(exists(dir_), "cannot create the scratch directory " << dir_);
+    }
+    ~ScratchDir() {
+        for (const std::string& f : files_) {
+            std::remove(f.c_str());
+            std::remove((f + ".partial").c_str());
+        }
+        for (auto d = dirs_.rbegin(); d != dirs_.rend(); ++d) ::rmdir(d->c_str());
+        ::rmdir(dir_.c_str());
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+
+    std::string path(const std::string& name) {
+        files_.push_back(dir_ + "/" + name);
+        return files_.back();
+    }
+    std::string write(const std::string& name, const std::string& contents) {
+        const std::string p = path(name);
+        std::ofstream(p, std::ios::binary) << contents;
+        return p;
+    }
+    std::string directory(const std::string& name) {
+        dirs_.push_back(dir_ + "/" + name);
+        ::mkdir(dirs_.back().c_str(), 0700);
+        return dirs_.back();
+    }
+
+private:
+    std::string dir_;
+    std::vector<std::string> files_, dirs_;
+};
+
+// Sets an environment variable for the life of the object.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
+    ~ScopedEnv() { ::unsetenv(name_); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+};
+
+struct BadInput {
+    std::vector<std::string> args;
+    int code;
+    std::string message_contains;
+};
+
+// Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
+void check_bad_input(const BadInput& row) {
+    const CliResult r = run(row.args);
+    const std::string what = joined(row.args);
+    BOOST_CHECK_MESSAGE(r.code == row.code, what << ": expected exit code " << row.code << ", got " << r.code
+                                                 << " (err: " << shown(r.err) << ")");
+    BOOST_CHECK_MESSAGE(one_line(r.err, "bsde: error: "),
+                        what << ": expected one line starting 'bsde: error: ' on err, got '" << shown(r.err) << "'");
+    BOOST_CHECK_MESSAGE(r.err.find(row.message_contains) != std::string::npos,
+                        what << ": expected the message to contain '" << shown(row.message_contains) << "', got '"
+                             << shown(r.err) << "'");
+    BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
+}
+
+// A driver that turns NaN in the middle of the sweep (as in test_solver.cpp), for the message's numbers.
+struct nan_driver {
+    static constexpr const char* name = "nan-driver";
+    static constexpr int dimension = 1;
+    static constexpr bool has_exact_solution = false;
+    double T = 1.0;
+    __host__ __device__ double terminal_y(double w) const { return w; }
+    __host__ __device__ double terminal_z(double) const { return 1.0; }
+    __host__ __device__ double driver(double t, double w, double, double) const {
+        return t < 0.5 && w > 2.0 ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+    }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(faults)
+
+BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
+    BOOST_TEST_MESSAGE("bad command lines and INI files: each exits with its code and one 'bsde: error:' line "
+                       "naming the option, file and line, value or step; nothing on out");
+    ScratchDir scratch;
+    const auto ini = [&scratch](const std::string& name, const std::string& text) {
+        return scratch.write(name, text);
+    };
+    const std::string folder = scratch.directory("a_folder");
+    std::string big(2 << 20, '#');
+    big[1000] = '\n';
+
+    const std::vector<BadInput> rows{
+        // values out of range or not numbers, printed as given
+        {{"solve", "--T", "nan"}, 2, "--T nan: must be a finite number > 0"},
+        {{"solve", "--R", "inf"}, 2, "--R inf: must be a finite number > 0"},
+        {{"solve", "--picard-tol", "-1e-3"}, 2, "--picard-tol -0.001: must be a finite number >= 0"},
+        {{"solve", "--picard-tol", "nan"}, 2, "--picard-tol nan"},
+        {{"solve", "--picard", "0"}, 2, "--picard 0: must be in [1, 100000]"},
+        {{"solve", "--picard", "1000001"}, 2, "--picard 1000001"},
+        {{"solve", "--grid-order", "9"}, 2, "--grid-order 9"},
+        {{"solve", "--startup-substeps", "-1"}, 2, "--startup-substeps -1"},
+        {{"solve", "--K", "40"}, 2, "--K 40: must be in [1, 32]"},
+        {{"solve", "--Ky", "33"}, 2, "--Ky 33: must be in [1, 32]"},
+        {{"study", "--K", "1-40"}, 2, "--K 33: must be in [1, 32]"},
+        {{"solve", "--K", "1-3"}, 2, "--K '1-3': one integer expected"},
+        {{"solve", "--N", "-5"}, 2, "--N -5: must be >= K + 1"},
+        {{"solve", "--N", "99999999999"}, 2, "--N '99999999999': one integer expected"},
+        {{"solve", "--L", "2.5"}, 2, "'--L'"},
+        {{"solve", "--N", "5", "--N", "6"}, 2, "'--N' cannot be specified more than once"},
+        {{"solve", "--strict=yes"}, 2, "--strict"},
+        {{"solve", "--problem", "bs-call", "--r", "nan"}, 2, "--r nan: must be a finite number"},
+        {{"solve", "--problem", "bs-call", "--sigma", "inf"}, 2, "--sigma inf: must be a finite number"},
+        {{"solve", "--problem", "bs-call", "--S0", "0.0001"}, 2, "kink at w = 69.0280527898214 lies outside [-R/2, R/2] = [-8, 8]"},
+        {{"solve", "--problem", "ex5", "--rho", "1", "--backend", "serial"}, 2, "--rho 1: must lie in (-1, 1)"},
+        {{"solve", "--problem", "ex1", "--S1", "100", "--backend", "serial"}, 2, "--S1: not a parameter of problem"},
+        {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
+        // grids too large for the sweep's indices, or too small for a spline
+        {{"grid", "--N", "2000000000"}, 2, "--N 2000000000 with 44722 start-up substeps per step"},
+        {{"grid", "--N", "2000000000", "--startup", "exact"}, 2, "the space grid would have about"},
+        {{"solve", "--problem", "ex5", "--N", "1024", "--backend", "serial"}, 2, "32-bit indices"},
+        {{"grid", "--R", "0.001", "--N", "16"}, 2, "at least 4 are needed"},
+        // combinations
+        {{"solve", "--startup", "exact", "--startup-substeps", "4"}, 2, "--startup-substeps: only for --startup multistep"},
+        {{"solve", "--problem", "ex1", "--interp", "bicubic"}, 2, "--interp: only for 2D problems"},
+        {{"solve", "--problem", "ex5", "--spline", "natural"}, 2, "--spline: only for 1D problems"},
+        {{"grid", "--output", "x.csv"}, 2, "--output: bsde grid solves nothing"},
+        {{"coefficients", "--backend", "omp"}, 2, "--backend: bsde coefficients solves nothing"},
+        {{"problems", "--strict"}, 2, "--strict: bsde problems solves nothing"},
+        {{"solve", "--N", "64", "extra"}, 2, "unexpected argument 'extra'"},
+        {{"solve", "--K", "3", "4"}, 2, "unexpected argument '4'"},
+        // names with control characters stay on one line
+        {{"solve", "--problem", "ex1\nsecond line"}, 2, "--problem 'ex1\\x0Asecond line'"},
+        // output paths, checked before the solve (N = 100000 would take minutes)
+        {{"solve", "--output", ""}, 2, "--output '': an empty file name"},
+        {{"solve", "--output", folder}, 2, "--output '" + folder + "': is a directory"},
+        {{"solve", "--problem", "ex1", "--N", "100000", "--backend", "serial", "--output", "/nonexistent_dir/y.csv"},
+         2,
+         "--output '/nonexistent_dir/y.csv': cannot write there"},
+        // config files: reading
+        {{"grid", "--config", folder}, 2, "--config '" + folder + "': is a directory"},
+        {{"grid", "--config", "/nonexistent/x.ini"}, 2, "--config '/nonexistent/x.ini': cannot open the file"},
+        {{"grid", "--config", ini("big.ini", big)}, 2, "larger than 1 MiB"},
+        {{"grid", "--config", "/dev/zero"}, 2, "--config '/dev/zero': larger than 1 MiB"},
+        // config files: syntax, with the line
+        {{"grid", "--config", ini("unknown.ini", "K = 3\nfoo = 1\n")}, 2, "unknown.ini' line 2: unknown key 'foo'"},
+        {{"grid", "--config", ini("twice.ini", "N = 64\n\nN = 128\n")}, 2, "twice.ini' line 3: 'N' is set twice (first on line 1)"},
+        {{"grid", "--config", ini("no_equals.ini", "K = 3\nN 64\n")}, 2, "no_equals.ini' line 2: 'N 64' is not a key = value line"},
+        {{"grid", "--config", ini("truncated.ini", "K = 3\nN = 64\nT")}, 2, "truncated.ini' line 3: 'T' is not a key = value line"},
+        {{"grid", "--config", ini("no_value.ini", "K = 3\nN =\n")}, 2, "no_value.ini' line 2: no value for 'N'"},
+        {{"grid", "--config", ini("no_key.ini", " = 3\n")}, 2, "no_key.ini' line 1: no key before '='"},
+        {{"grid", "--config", ini("control.ini", "K = 2\x01\n")}, 2, "control.ini' line 1: control character 0x01 at column 6"},
+        {{"grid", "--config", ini("nul.ini", std::string("N = 64\nK = 3\0\n", 14))}, 2, "nul.ini' line 2: control character 0x00"},
+        {{"grid", "--config", ini("cr.ini", "K = 3\rN = 64\n")}, 2, "cr.ini' line 1: control character 0x0D"},
+        {{"grid", "--config", ini("binary.ini", "problem = \xff\xfe\n")}, 2, "binary.ini' line 1: byte 0xFF outside a comment"},
+        {{"grid", "--config", ini("section.ini", "[scheme]\nK = 3\n")}, 2, "section.ini' line 1: '[scheme]': sections are not used"},
+        {{"grid", "--config", ini("dashes.ini", "--N = 64\n")}, 2, "dashes.ini' line 1: '--N' is not an option name"},
+        {{"grid", "--config", ini("nested.ini", "config = other.ini\n")}, 2, "nested.ini' line 1: unknown key 'config' (it is for the command line only)"},
+        {{"grid", "--config", ini("type.ini", "K = 3\nT = x\n")}, 2, "type.ini' line 2: T = x: the argument ('x') for option 'T' is invalid"},
+        {{"solve", "--config", ini("bool.ini", "strict = maybe\n")}, 2, "bool.ini' line 1: strict = maybe"},
+        // config files: values the validation rejects, with the line where the file set them
+        {{"grid", "--config", ini("range.ini", "N = 64\nK = 2\nR = 0\n")}, 2, "range.ini' line 3: --R 0: must be a finite number > 0"},
+        {{"solve", "--config", ini("dimension.ini", "problem = ex1\ninterp = bicubic\n")}, 2, "dimension.ini' line 2: --interp: only for 2D problems"},
+        {{"grid", "--config", ini("list.ini", "N = 128,256\n")}, 2, "list.ini' line 1: --N '128,256': one integer expected"},
+    };
+    BOOST_CHECK_GE(rows.size(), 30u);
+    for (const BadInput& row : rows) check_bad_input(row);
+}
+
+BOOST_AUTO_TEST_CASE(config_files_that_are_fine) {
+    BOOST_TEST_MESSAGE("CRLF line ends, a byte-order mark, comments (# ; and after a value, UTF-8 inside), blank lines "
+                       "and a last line without newline are read; a value the command line overrides is still checked");
+    ScratchDir scratch;
+    const std::string fine = scratch.write("fine.ini", "\xEF\xBB\xBF# grid \xC3\xA9\xC3\xA9\r\n; another comment\r\n\r\n"
+                                                       "  K = 3   # the order\r\nN\t=\t128");
+    const CliResult r = run({"grid", "--config", fine});
+    BOOST_CHECK_MESSAGE(r.code == 0 && r.out.find("M  = 4096\n") != std::string::npos && r.err.empty(),
+                        "grid --config fine.ini: code " << r.code << ", out '" << r.out << "', err '" << shown(r.err) << "'");
+    const CliResult wins = run({"grid", "--config", fine, "--N", "256"});
+    BOOST_CHECK_MESSAGE(wins.code == 0 && wins.out.find("M  = 8192\n") != std::string::npos,
+                        "the command line wins: code " << wins.code << ", out '" << wins.out << "'");
+    const std::string bad_but_overridden = scratch.write("overridden.ini", "T = abc\n");
+    check_bad_input({{"grid", "--config", bad_but_overridden, "--T", "1"}, 2, "overridden.ini' line 1: T = abc"});
+    const std::string empty = scratch.write("empty.ini", "");
+    const CliResult e = run({"grid", "--config", empty});
+    BOOST_CHECK_MESSAGE(e.code == 0, "an empty config file: code " << e.code << " (" << shown(e.err) << ")");
+}
+
+BOOST_AUTO_TEST_CASE(parser_fuzz, *boost::unit_test::timeout(300)) {
+    BOOST_TEST_MESSAGE("3000 mutated INI files and random command lines: the parser returns or throws InputError "
+                       "(exit code 2, one line), never anything else, never a hang; no solve is run");
+    ScratchDir scratch;
+    std::mt19937 random(20240817);
+    const auto pick = [&random](const auto& list) { return list[random() % list.size()]; };
+    const std::vector<std::string> corpus{
+        "problem = ex1\nK = 2\nN = 16\n",
+        "# Table 5\nproblem = ex2\nK = 1-6\nN = 128,256,512,1024\nT = 1\nR = 16\nL = 32\npicard = 30\n",
+        "problem = ex5\nK = 1-3\nN = 8,16\nR = 8\nL = 8\ninterp = spline\nrho = 0.2\n",
+        "problem = bs-call\nS0 = 100\nstrike = 100\nsigma = 0.2\nr = 0.03\nsmoothing = kreiss2\nspline = natural\n",
+        "K = 3\r\nN = 64\r\npicard-tol = 1e-12\r\nstrict = true\r\nstartup = exact\r\n",
+    };
+    const std::vector<std::string> lines{
+        "foo = 1", "[section]", "N", "= 3", "K = -1", "T = nan", "N = 1e9", "strict = true", "config = x.ini",
+        "L = 1000", "picard-tol = -0", "rho = 0.5", "interp = bicubic", "K = 1-6", "N = 2147483647", "R = 1e300",
+        "problem = nope", "backend = cuda", "output = /nonexistent/x.csv", "grid-order = 3", "startup-substeps = 4",
+        "max-seconds = 1", "out = /tmp", "backends = omp,serial", "cases = ex1-k1-n8", "repeats = 0", "K = 3 # c",
+        "; comment", "  ", "N = 64\x01", "\xff\xfe", "K=", "==", "K = 3 = 4", "sigma = 0", "S0 = -1"};
+    const std::vector<std::string> commands{"solve", "study", "grid", "coefficients", "problems", "bench"};
+    const std::vector<std::string> options{"--problem", "--K", "--Ky", "--Kz", "--N", "--T", "--R", "--L", "--picard",
+                                           "--picard-tol", "--strict", "--startup", "--startup-substeps", "--grid-order",
+                                           "--smoothing", "--S0", "--strike", "--r", "--mu", "--delta", "--sigma",
+                                           "--S1", "--rho", "--spline", "--interp", "--backend", "--output",
+                                           "--backends", "--out", "--max-seconds", "--cases", "--repeats", "--foo",
+                                           "-K", "--", "-"};
+    const std::vector<std::string> values{"0", "1", "-1", "3", "16", "64", "2.5", "1e308", "1e-320", "nan", "inf",
+                                          "-inf", "abc", "", "1-6", "1,2", "6-1", "1-", ",", "ex1", "ex2", "ex5",
+                                          "bs-call", "omp", "serial", "cuda", "exact", "kreiss2", "bicubic", "natural",
+                                          "\x01", "\xc3\xbc", "99999999999", "--N", "0x10", " 3", "3 ", "+4",
+                                          "2147483647", "-2147483648", "ex2-k3-n256", "/nonexistent/o.csv"};
+
+    const auto mutate = [&](std::string text) {
+        const int mutations = 1 + random() % 3;
+        for (int m = 0; m < mutations; ++m) {
+            const std::size_t at = text.empty() ? 0 : random() % (text.size() + 1);
+            switch (random() % 8) {
+                case 0: if (!text.empty()) text[std::min(at, text.size() - 1)] = static_cast<char>(random() % 256); break;
+                case 1: text.insert(at, 1, static_cast<char>(random() % 256)); break;
+                case 2: if (at < text.size()) text.erase(at, 1 + random() % 8); break;
+                case 3: text = text.substr(0, at); break;  // truncated
+                case 4: text.insert(text.find('\n', at) == std::string::npos ? text.size() : text.find('\n', at) + 1,
+                                    pick(lines) + "\n"); break;
+                case 5: {  // a line repeated
+                    const std::size_t start = text.rfind('\n', at == 0 ? 0 : at - 1);
+                    const std::size_t begin = start == std::string::npos ? 0 : start + 1;
+                    const std::size_t end = text.find('\n', begin);
+                    text += text.substr(begin, end == std::string::npos ? std::string::npos : end - begin + 1);
+                    break;
+                }
+                case 6: text.insert(at, pick(values)); break;
+                default: text.insert(at, "="); break;
+            }
+        }
+        return text;
+    };
+
+    const std::string config = scratch.path("fuzz.ini");
+    int parsed = 0, rejected = 0;
+    const auto started = std::chrono::steady_clock::now();
+    for (int round = 0; round < 3000; ++round) {
+        std::vector<std::string> args{pick(commands)};
+        if (round % 2 == 0) {
+            std::ofstream(config, std::ios::binary | std::ios::trunc) << mutate(pick(corpus));
+            args.insert(args.end(), {"--config", config});
+            if (random() % 4 == 0) args.insert(args.end(), {pick(options), pick(values)});
+        } else {
+            if (random() % 10 == 0) args[0] = pick(values);
+            const int count = random() % 7;
+            for (int k = 0; k < count; ++k) {
+                args.push_back(pick(options));
+                if (random() % 6 != 0) args.push_back(random() % 8 == 0 ? mutate(pick(values)) : pick(values));
+            }
+        }
+        std::string input = joined(args);
+        if (round % 2 == 0) {
+            std::ifstream file(config, std::ios::binary);
+            input += " with " + shown(std::string(std::istreambuf_iterator<char>(file), {}));
+        }
+        // Parse only: a solve never runs. A rejected input is fed to the whole CLI, which rejects it the same
+        // way before anything runs, to check the exit code and the one-line message.
+        try {
+            bsde::parse_invocation(args);
+            ++parsed;
+        } catch (const bsde::InputError&) {
+            ++rejected;
+            const CliResult r = run(args);
+            if (r.code != 2 || !one_line(r.err, "bsde: error: ") || !r.out.empty())
+                BOOST_ERROR(input << ": expected exit code 2 and one error line, got " << r.code << ", err '"
+                                  << shown(r.err) << "', out '" << shown(r.out) << "'");
+        } catch (const std::exception& e) {
+            BOOST_ERROR(input << ": parse_invocation threw something other than InputError: " << shown(e.what()));
+        } catch (...) {
+            BOOST_ERROR(input << ": parse_invocation threw a non-std exception");
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    BOOST_TEST_MESSAGE(parsed << " inputs parsed, " << rejected << " rejected, in " << seconds << " s");
+    BOOST_CHECK_GT(rejected, 1000);
+    BOOST_CHECK_GT(parsed, 50);
+}
+
+BOOST_AUTO_TEST_CASE(run_larger_than_free_memory_names_the_largest_N) {
+    BOOST_TEST_MESSAGE("with 1 MB free (BSDE_TEST_FREE_BYTES), ex1 K = 3 N = 256 stops before starting (exit 2) naming "
+                       "both amounts and the largest N that fits; that N runs, the next one does not");
+    ScopedEnv free_memory("BSDE_TEST_FREE_BYTES", "1000000");
+    const std::vector<std::string> base{"solve", "--problem", "ex1", "--K", "3", "--backend", "serial", "--N"};
+    auto with_N = [&base](int N) {
+        std::vector<std::string> args(base);
+        args.push_back(std::to_string(N));
+        return args;
+    };
+    const CliResult r = run(with_N(256));
+    BOOST_TEST_MESSAGE("message: " << r.err);
+    BOOST_CHECK_EQUAL(r.code, 2);
+    BOOST_CHECK(one_line(r.err, "bsde: error: the run needs "));
+    BOOST_CHECK(r.err.find(" MiB of memory on serial") != std::string::npos);
+    BOOST_CHECK(r.err.find(" MiB are free (N = 256, M = 8192, d = 1, K = 3)") != std::string::npos);
+    const std::string key = "the largest N that fits is ";
+    const std::size_t at = r.err.find(key);
+    BOOST_REQUIRE_MESSAGE(at != std::string::npos, "no '" << key << "' in '" << r.err << "'");
+    const int largest = std::stoi(r.err.substr(at + key.size()));
+    BOOST_CHECK(largest > 4 && largest < 256);
+    const CliResult fits = run(with_N(largest));
+    BOOST_CHECK_MESSAGE(fits.code == 0, "N = " << largest << ": expected exit code 0, got " << fits.code << " ("
+                                               << fits.err << ")");
+    const CliResult next = run(with_N(largest + 1));
+    BOOST_CHECK_MESSAGE(next.code == 2 && next.err.find(key + std::to_string(largest)) != std::string::npos,
+                        "N = " << largest + 1 << ": expected exit code 2 naming N = " << largest << ", got " << next.code
+                               << " (" << next.err << ")");
+
+    // 2D: the same check before anything is allocated but the fitter
+    check_bad_input({{"solve", "--problem", "ex5", "--K", "2", "--N", "64", "--backend", "serial"}, 2,
+                     "the largest N that fits is "});
+    {
+        ScopedEnv nothing_free("BSDE_TEST_FREE_BYTES", "1000");
+        check_bad_input({with_N(16), 2, "not even N = K + 1 = 4 fits"});
+    }
+}
+
+BOOST_AUTO_TEST_CASE(failing_allocation_exits_4_with_the_amount) {
+    BOOST_TEST_MESSAGE("an allocation that fails although the estimate fitted (BSDE_TEST_FAIL_ALLOCATION) is a "
+                       "DeviceError, exit code 4, naming the amount; no output file is left");
+    ScratchDir scratch;
+    const std::string csv = scratch.path("never.csv");
+    ScopedEnv fail("BSDE_TEST_FAIL_ALLOCATION", "1");
+    check_bad_input({{"solve", "--problem", "ex1", "--K", "3", "--N", "64", "--backend", "omp", "--output", csv}, 4,
+                     "allocating "});
+    const CliResult r = run({"solve", "--problem", "ex2", "--K", "2", "--N", "32", "--backend", "serial"});
+    BOOST_TEST_MESSAGE("message: " << r.err);
+    BOOST_CHECK(r.err.find(" MiB for the solver's arrays failed (std::bad_alloc; N = 32, M = ") != std::string::npos);
+    BOOST_CHECK(r.err.find("lower --N or --K") != std::string::npos);
+    BOOST_CHECK(!exists(csv) && !exists(csv + ".partial"));
+    bsde::SchemeSettings s;
+    s.N = 16;
+    try {
+        bsde::backend_ops(bsde::Backend::serial).solve("ex1", s);
+        BOOST_ERROR("expected a DeviceError");
+    } catch (const bsde::DeviceError& e) {
+        BOOST_CHECK_EQUAL(e.exit_code(), 4);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(picard_not_converging_is_a_warning_or_with_strict_an_error) {
+    BOOST_TEST_MESSAGE("ex2 with one Picard iteration: a 'bsde: warning:' line naming the step and the largest "
+                       "remaining change, and the report says so; with --strict (or strict = true) exit code 3 and no "
+                       "output file; a converged run prints nothing on err");
+    ScratchDir scratch;
+    const std::vector<std::string> one{"solve", "--problem", "ex2", "--K", "2", "--N", "16", "--backend", "serial",
+                                       "--picard", "1"};
+    const CliResult warned = run(one);
+    BOOST_TEST_MESSAGE("warning: " << warned.err);
+    BOOST_CHECK_EQUAL(warned.code, 0);
+    BOOST_CHECK(one_line(warned.err, "bsde: warning: Picard did not converge in step 1 of "));
+    BOOST_CHECK(warned.err.find("largest remaining change") != std::string::npos);
+    BOOST_CHECK(warned.err.find("(--picard 1)") != std::string::npos);
+    BOOST_CHECK(warned.out.find("NOT CONVERGED in ") != std::string::npos);
+
+    const std::string csv = scratch.path("strict.csv");
+    std::vector<std::string> strict(one);
+    strict.insert(strict.end(), {"--strict", "--output", csv});
+    check_bad_input({strict, 3, "Picard did not converge in step 1 of "});
+    BOOST_CHECK(!exists(csv) && !exists(csv + ".partial"));
+    const std::string ini = scratch.write("strict.ini", "strict = true\npicard = 1\n");
+    check_bad_input({{"solve", "--problem", "ex2", "--K", "2", "--N", "16", "--backend", "serial", "--config", ini}, 3,
+                     "(--strict)"});
+
+    const CliResult converged = run({"solve", "--problem", "ex2", "--K", "2", "--N", "16", "--backend", "serial", "--strict"});
+    BOOST_CHECK_MESSAGE(converged.code == 0 && converged.err.empty(),
+                        "the default Picard settings converge: code " << converged.code << ", err '" << converged.err << "'");
+
+    // The sweep's own report, without the CLI.
+    bsde::SchemeSettings s;
+    s.Ky = s.Kz = 2;
+    s.N = 16;
+    s.picard_iterations = 1;
+    const bsde::SolveResult r = bsde::backend_ops(bsde::Backend::omp).solve("ex2", s);
+    BOOST_CHECK_GT(r.picard_unconverged_steps, 0);
+    BOOST_CHECK(r.picard_warning.find("Picard did not converge") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_message_prints_numbers_as_given) {
+    BOOST_TEST_MESSAGE("a NaN driver stops the sweep (exit code 3) with the step, t and w as %g, not 0.500000");
+    bsde::SchemeSettings s;
+    s.Ky = s.Kz = 2;
+    s.N = 8;
+    bsde::HostContext<bsde::SerialSystem> context;
+    bsde::BackwardSweep<nan_driver, bsde::CubicSpline1D, bsde::HostContext<bsde::SerialSystem>> sweep(context,
+                                                                                                     nan_driver{}, s);
+    try {
+        sweep.run();
+        BOOST_ERROR("expected a NumericalError");
+    } catch (const bsde::NumericalError& e) {
+        const std::string message = e.what();
+        BOOST_TEST_MESSAGE("message: " << message);
+        BOOST_CHECK_EQUAL(e.exit_code(), 3);
+        BOOST_CHECK(message.find("non-finite y or z in step ") != std::string::npos);
+        BOOST_CHECK(message.find("grid index") != std::string::npos);
+        BOOST_CHECK_MESSAGE(message.find("00000") == std::string::npos, "a number printed as std::to_string: " << message);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(cuda_without_a_device_exits_4) {
+    if (bsde::backend_available(bsde::Backend::cuda)) {
+        BOOST_TEST_MESSAGE("skipped: this machine has a CUDA device");
+        return;
+    }
+    BOOST_TEST_MESSAGE("--backend cuda without a device: exit code 4 and the reason (" << bsde::cuda_unavailable_reason()
+                                                                                       << ")");
+    check_bad_input({{"solve", "--problem", "ex1", "--N", "16", "--backend", "cuda"}, 4, "--backend cuda: "});
+    check_bad_input({{"study", "--problem", "ex1", "--N", "16", "--backends", "cuda"}, 4, "cuda"});
+}
+
+BOOST_AUTO_TEST_SUITE_END()
