@@ -17,27 +17,12 @@
 #include "progress.h"
 #include "report.h"
 
+#include "text.h"
+
 namespace bsde {
 namespace {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
-
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::size_t begin = 0;
-    for (;;) {
-        const std::size_t end = text.find(separator, begin);
-        parts.push_back(text.substr(begin, end - begin));
-        if (end == std::string::npos) return parts;
-        begin = end + 1;
-    }
-}
-
-std::string trim(const std::string& s) {
-    const std::size_t begin = s.find_first_not_of(" \t");
-    if (begin == std::string::npos) return "";
-    return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
-}
 
 std::string format(const char* spec, double value) {
     char text[64];

@@ -141,18 +141,6 @@ void check_bad_input(const BadInput& row) {
     BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
 }
 
-// A driver that turns NaN in the middle of the sweep (as in test_solver.cpp), for the message's numbers.
-struct nan_driver {
-    static constexpr const char* name = "nan-driver";
-    static constexpr int dimension = 1;
-    static constexpr bool has_exact_solution = false;
-    double T = 1.0;
-    __host__ __device__ double terminal_y(double w) const { return w; }
-    __host__ __device__ double terminal_z(double) const { return 1.0; }
-    __host__ __device__ double driver(double t, double w, double, double) const {
-        return t < 0.5 && w > 2.0 ? std::numeric_limits<double>::quiet_NaN() : 0.0;
-    }
-};
 
 }  // namespace
 
@@ -472,8 +460,8 @@ BOOST_AUTO_TEST_CASE(non_finite_message_prints_numbers_as_given) {
     s.Ky = s.Kz = 2;
     s.N = 8;
     bsde::HostContext<bsde::SerialSystem> context;
-    bsde::BackwardSweep<nan_driver, bsde::CubicSpline1D, bsde::HostContext<bsde::SerialSystem>> sweep(context,
-                                                                                                     nan_driver{}, s);
+    bsde::BackwardSweep<bsde::test::nan_driver, bsde::CubicSpline1D, bsde::HostContext<bsde::SerialSystem>> sweep(context,
+                                                                                                     bsde::test::nan_driver{}, s);
     try {
         sweep.run();
         BOOST_ERROR("expected a NumericalError");

@@ -10,23 +10,6 @@
 using namespace bsde;
 using namespace bsde::test;
 
-namespace {
-
-// A driver that turns NaN in the middle of the sweep, to see the run stop and name where.
-struct failing_driver {
-    static constexpr const char* name = "failing";
-    static constexpr int dimension = 1;
-    static constexpr bool has_exact_solution = false;
-    double T = 1.0;
-    __host__ __device__ double terminal_y(double w) const { return w; }
-    __host__ __device__ double terminal_z(double) const { return 1.0; }
-    __host__ __device__ double driver(double t, double w, double, double) const {
-        return t < 0.5 && w > 2.0 ? std::numeric_limits<double>::quiet_NaN() : 0.0;
-    }
-};
-
-}  // namespace
-
 BOOST_AUTO_TEST_SUITE(solver_1d)
 
 BOOST_AUTO_TEST_CASE(ex1_converges_at_the_schemes_orders) {
@@ -115,7 +98,7 @@ BOOST_AUTO_TEST_CASE(non_finite_values_stop_the_run) {
     s.Ky = s.Kz = 2;
     s.N = 8;
     HostContext<SerialSystem> context;
-    BackwardSweep<failing_driver, CubicSpline1D, HostContext<SerialSystem>> sweep(context, failing_driver{}, s);
+    BackwardSweep<nan_driver, CubicSpline1D, HostContext<SerialSystem>> sweep(context, nan_driver{}, s);
     try {
         sweep.run();
         BOOST_ERROR("expected a NumericalError");

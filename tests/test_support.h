@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -100,5 +101,18 @@ inline void check_orders(const std::string& problem, int Ky, int Kz, int grid_or
                                     << " at N = " << (8 << r) << ", " << scientific(errors[r]) << " at N = " << (16 << r) << ")");
     }
 }
+
+// A driver that turns NaN in the middle of the sweep (t < 1/2, w > 2), to see a run stop and name where.
+struct nan_driver {
+    static constexpr const char* name = "nan-driver";
+    static constexpr int dimension = 1;
+    static constexpr bool has_exact_solution = false;
+    double T = 1.0;
+    double terminal_y(double w) const { return w; }
+    double terminal_z(double) const { return 1.0; }
+    double driver(double t, double w, double, double) const {
+        return t < 0.5 && w > 2.0 ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+    }
+};
 
 }  // namespace bsde::test
