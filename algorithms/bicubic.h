@@ -125,18 +125,8 @@ struct BicubicEvaluator {
 
     // Clamps to [x_min, x_min + M dx] (NaN to x_min), then the cell and local coordinates.
     __host__ __device__ Stencil locate(Vec2 x) const {
-        const UniformGridLocator axis{x_min, dx, M};
-        const double x_max = x_min + M * dx;
-        Stencil s;
-        for (int k = 0; k < 2; ++k) {
-            const double above = x[k] > x_min ? x[k] : x_min;
-            s.point[k] = above < x_max ? above : x_max;
-        }
-        const CellPosition p1 = axis(s.point[0]), p2 = axis(s.point[1]);
-        s.cell = p1.cell * M + p2.cell;
-        s.t1 = p1.t;
-        s.t2 = p2.t;
-        return s;
+        const SquareGridLocator::Located at = SquareGridLocator{x_min, dx, M}(x);
+        return {at.axis1.cell * M + at.axis2.cell, at.axis1.t, at.axis2.t, at.point};
     }
 
     // p(t1, t2) = sum_i t1^i (sum_j a_ij t2^j), Horner in both; values are not needed.

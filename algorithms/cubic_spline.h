@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "host_device.h"
+#include "point.h"
 
 namespace bsde {
 
@@ -40,6 +41,29 @@ struct UniformGridLocator {
         int cell = static_cast<int>((x - x_min) / dx);  // O(1) lookup on a uniform grid
         cell = cell > M - 1 ? M - 1 : cell;
         return {cell, (x - x_min) / dx - cell};
+    }
+};
+
+// Where a point of the square [x_min, x_min + M dx]^2 falls: the point clamped to the square (NaN to
+// x_min) and its cell and local coordinate along each axis.
+struct SquareGridLocator {
+    double x_min, dx;
+    int M;
+    struct Located {
+        Vec2 point;
+        CellPosition axis1, axis2;
+    };
+    __host__ __device__ Located operator()(Vec2 x) const {
+        const UniformGridLocator axis{x_min, dx, M};
+        const double x_max = x_min + M * dx;
+        Located at;
+        for (int k = 0; k < 2; ++k) {
+            const double above = x[k] > x_min ? x[k] : x_min;
+            at.point[k] = above < x_max ? above : x_max;
+        }
+        at.axis1 = axis(at.point[0]);
+        at.axis2 = axis(at.point[1]);
+        return at;
     }
 };
 

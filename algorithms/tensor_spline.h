@@ -76,17 +76,12 @@ struct TensorSplineEvaluator {
 
     // Clamps to [x_min, x_min + M dx] (NaN to x_min), then the cell and the weights.
     __host__ __device__ Stencil locate(Vec2 x) const {
-        const UniformGridLocator axis{x_min, dx, M};
-        const double x_max = x_min + M * dx;
+        const SquareGridLocator::Located at = SquareGridLocator{x_min, dx, M}(x);
         Stencil s;
-        for (int k = 0; k < 2; ++k) {
-            const double above = x[k] > x_min ? x[k] : x_min;
-            s.point[k] = above < x_max ? above : x_max;
-        }
-        const CellPosition p1 = axis(s.point[0]), p2 = axis(s.point[1]);
-        s.first = p1.cell * (M + 3) + p2.cell;
-        cubic_bspline_weights(p1.t, s.w1);
-        cubic_bspline_weights(p2.t, s.w2);
+        s.point = at.point;
+        s.first = at.axis1.cell * (M + 3) + at.axis2.cell;
+        cubic_bspline_weights(at.axis1.t, s.w1);
+        cubic_bspline_weights(at.axis2.t, s.w2);
         return s;
     }
 

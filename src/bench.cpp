@@ -389,17 +389,7 @@ void write_bench_markdown(std::ostream& out, const std::vector<BenchResult>& res
     out << "- devices:";
     for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ";" : "") << " " << devices[i];
     out << "\n- a benchmark, not a test: nothing is compared with a target\n\n";
-    const Table table = bench_table(results, TableStyle::display);
-    const auto line = [&](const std::vector<std::string>& cells) {
-        out << "|";
-        for (const std::string& c : cells) out << " " << c << " |";
-        out << "\n";
-    };
-    line(table.header);
-    out << "|";
-    for (std::size_t j = 0; j < table.header.size(); ++j) out << "---|";
-    out << "\n";
-    for (const auto& row : table.rows) line(row);
+    write_markdown_table(out, bench_table(results, TableStyle::display));
     out << "\n";
     for (const std::string& note : split(bench_notes(results, repeats), '\n'))
         if (!note.empty()) out << (note.compare(0, 2, "  ") == 0 ? "  - " + trim(note) : "- " + note) << "\n";

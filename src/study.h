@@ -81,6 +81,7 @@ Table study_table(const Study& study, TableStyle style);
 // Outputs (study_output.cpp).
 void write_text_table(std::ostream& out, const Table& table);   // aligned columns
 void write_csv(std::ostream& out, const Table& table);
+void write_markdown_table(std::ostream& out, const Table& table);  // header, rule, rows
 Table read_csv(std::istream& in);                                // throws std::runtime_error when malformed
 void write_markdown(std::ostream& out, const Study& study);      // parameters, devices, table, notes
 Table read_markdown_table(std::istream& in);                     // the first table of a Markdown file

@@ -192,6 +192,19 @@ void write_text_table(std::ostream& out, const Table& table) {
     for (const auto& row : table.rows) line(row);
 }
 
+void write_markdown_table(std::ostream& out, const Table& table) {
+    const auto line = [&](const std::vector<std::string>& cells) {
+        out << "|";
+        for (const std::string& cell : cells) out << " " << cell << " |";
+        out << "\n";
+    };
+    line(table.header);
+    out << "|";
+    for (std::size_t j = 0; j < table.header.size(); ++j) out << "---|";
+    out << "\n";
+    for (const auto& row : table.rows) line(row);
+}
+
 void write_csv(std::ostream& out, const Table& table) {
     const auto line = [&](const std::vector<std::string>& cells) {
         for (std::size_t j = 0; j < cells.size(); ++j) out << (j ? "," : "") << csv_field(cells[j]);
@@ -250,17 +263,7 @@ void write_markdown(std::ostream& out, const Study& study) {
         out << "\n";
     }
     out << "\n";
-    const Table table = study_table(study, TableStyle::display);
-    const auto line = [&](const std::vector<std::string>& cells) {
-        out << "|";
-        for (const std::string& cell : cells) out << " " << cell << " |";
-        out << "\n";
-    };
-    line(table.header);
-    out << "|";
-    for (std::size_t j = 0; j < table.header.size(); ++j) out << "---|";
-    out << "\n";
-    for (const auto& row : table.rows) line(row);
+    write_markdown_table(out, study_table(study, TableStyle::display));
     const std::string notes = study_notes(study);
     if (!notes.empty()) out << "\n" << notes;
 }
