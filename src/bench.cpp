@@ -37,17 +37,6 @@ const ProblemInfo* problem_named(const std::string& name) {
     return nullptr;
 }
 
-bool whole_int(const std::string& text, int& value) {
-    if (text.empty() || text.find_first_not_of("+-0123456789") != std::string::npos) return false;
-    errno = 0;
-    char* end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0' || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-        return false;
-    value = static_cast<int>(v);
-    return true;
-}
-
 bool whole_double(const std::string& text, double& value) {
     if (text.empty()) return false;
     errno = 0;
@@ -66,7 +55,7 @@ BenchCase parse_case(const std::string& item) {
         static const std::regex preset("(.+)-k([0-9]+)-n([0-9]+)");
         std::smatch m;
         const bool matched = std::regex_match(head, m, preset) && (problem = problem_named(m[1].str())) != nullptr &&
-                             whole_int(m[2].str(), K) && whole_int(m[3].str(), N);
+                             to_int(m[2].str(), K) && to_int(m[3].str(), N);
         if (!matched) {
             std::string known;
             for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
@@ -91,7 +80,7 @@ BenchCase parse_case(const std::string& item) {
         if (equals == std::string::npos || value.empty())
             throw InputError(where + "'" + setting + "' is not KEY=VALUE");
         const auto integer = [&](int& target) {
-            if (!whole_int(value, target)) throw InputError(where + key + " '" + value + "' is not an integer");
+            if (!to_int(value, target)) throw InputError(where + key + " '" + value + "' is not an integer");
         };
         const auto real = [&](double& target) {
             if (!whole_double(value, target)) throw InputError(where + key + " '" + value + "' is not a number");

@@ -24,18 +24,6 @@ namespace {
 const double nan = std::numeric_limits<double>::quiet_NaN();
 const Backend all_backends[] = {Backend::serial, Backend::omp, Backend::cuda};
 
-// The whole of `text` as an int (an optional sign, then digits).
-bool to_int(const std::string& text, int& value) {
-    if (text.empty() || text.find_first_not_of("+-0123456789") != std::string::npos) return false;
-    errno = 0;
-    char* end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0' || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-        return false;
-    value = static_cast<int>(v);
-    return true;
-}
-
 std::string format(const char* spec, double value) {
     char text[64];
     std::snprintf(text, sizeof text, spec, value);

@@ -1,5 +1,8 @@
 // Small text helpers shared by the study runner and the benchmark.
 #pragma once
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,18 @@ inline std::string trim(const std::string& s) {
     const std::size_t begin = s.find_first_not_of(" \t");
     if (begin == std::string::npos) return "";
     return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+// The whole of `text` as an int (an optional sign, then digits); false for anything else or out of range.
+inline bool to_int(const std::string& text, int& value) {
+    if (text.empty() || text.find_first_not_of("+-0123456789") != std::string::npos) return false;
+    errno = 0;
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0' || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        return false;
+    value = static_cast<int>(v);
+    return true;
 }
 
 }  // namespace bsde

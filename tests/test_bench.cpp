@@ -13,22 +13,16 @@
 #include "../src/bench.h"
 #include "../src/cli.h"
 #include "../src/study.h"
+#include "cli_support.h"
 #include "test_support.h"
 
 using namespace bsde;
 
+using bsde::test::CliResult;
+using bsde::test::run;
+
 namespace {
 
-struct CliRun {
-    int code;
-    std::string out, err;
-};
-
-CliRun run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    const int code = run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-}
 
 std::string joined(const std::vector<std::string>& args) {
     std::string s = "bsde";
@@ -232,7 +226,7 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"study", "--repeats", "3"}, "--repeats: only for bsde bench"},
     };
     for (const auto& [args, contains] : rows) {
-        const CliRun r = run(args);
+        const CliResult r = run(args);
         const std::string what = joined(args);
         BOOST_CHECK_MESSAGE(r.code == 2, what << ": expected exit code 2, got " << r.code << " (" << r.err << ")");
         BOOST_CHECK_MESSAGE(one_error_line(r.err), what << ": expected one 'bsde: error:' line, got '" << r.err << "'");
@@ -268,7 +262,7 @@ BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
     std::filesystem::remove_all(dir);
     const std::vector<std::string> args{"bench", "--cases", "ex1:K=2:N=8", "--backends", "serial,omp",
                                         "--repeats", "2", "--out", dir};
-    const CliRun r = run(args);
+    const CliResult r = run(args);
     BOOST_TEST_MESSAGE(r.out);
     BOOST_CHECK_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
     std::istringstream lines(r.out);
@@ -291,13 +285,13 @@ BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
 
 BOOST_AUTO_TEST_CASE(cuda_bench_without_a_device_exits_2) {
     if (backend_available(Backend::cuda)) {
-        const CliRun r = run({"bench", "--cases", "ex1:K=2:N=8", "--backends", "cuda", "--repeats", "1"});
+        const CliResult r = run({"bench", "--cases", "ex1:K=2:N=8", "--backends", "cuda", "--repeats", "1"});
         BOOST_CHECK_MESSAGE(r.code == 0, "bench on cuda: exit code " << r.code << " (" << r.err << ")");
         BOOST_CHECK(r.out.find(" cuda ") != std::string::npos);
         return;
     }
     const std::vector<std::string> args{"bench", "--backends", "cuda"};
-    const CliRun r = run(args);
+    const CliResult r = run(args);
     BOOST_CHECK_MESSAGE(r.code == 2, joined(args) << ": expected exit code 2, got " << r.code);
     BOOST_CHECK_MESSAGE(one_error_line(r.err) && r.err.find("--backends cuda") != std::string::npos,
                         joined(args) << ": got '" << r.err << "'");

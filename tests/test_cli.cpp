@@ -11,21 +11,14 @@
 #include <vector>
 
 #include "../src/cli.h"
+#include "cli_support.h"
 #include "test_support.h"
+
+using bsde::test::CliResult;
+using bsde::test::run;
 
 namespace {
 
-struct CliResult {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-CliResult run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    const int code = bsde::run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-}
 
 std::string joined(const std::vector<std::string>& args) {
     std::string s = "bsde";

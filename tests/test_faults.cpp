@@ -23,21 +23,14 @@
 #include "../algorithms/host_system.h"
 #include "../src/cli.h"
 #include "../src/options.h"
+#include "cli_support.h"
 #include "test_support.h"
+
+using bsde::test::CliResult;
+using bsde::test::run;
 
 namespace {
 
-struct CliResult {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-CliResult run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    const int code = bsde::run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-}
 
 // The arguments as a C string literal would show them (control and non-ASCII bytes as \xNN).
 std::string shown(const std::string& text) {

@@ -17,9 +17,13 @@
 #include "../src/cli.h"
 #include "../src/progress.h"
 #include "../src/study.h"
+#include "cli_support.h"
 #include "test_support.h"
 
 using namespace bsde;
+
+using bsde::test::CliResult;
+using bsde::test::run;
 
 namespace {
 
@@ -29,16 +33,6 @@ std::string joined(const std::vector<std::string>& args) {
     return s;
 }
 
-struct CliRun {
-    int code;
-    std::string out, err;
-};
-
-CliRun run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    const int code = run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-}
 
 bool exists(const std::string& path) {
     struct stat st;
@@ -328,7 +322,7 @@ BOOST_AUTO_TEST_CASE(bad_study_input_exits_2) {
          "--out '" + scratch.path("file/sub") + "'"},
     };
     for (const auto& [args, contains] : rows) {
-        const CliRun r = run(args);
+        const CliResult r = run(args);
         const std::string what = joined(args);
         BOOST_CHECK_MESSAGE(r.code == 2, what << ": expected exit code 2, got " << r.code << " (" << r.err << ")");
         const bool one_line = !r.err.empty() && r.err.find('\n') == r.err.size() - 1;
@@ -346,7 +340,7 @@ BOOST_AUTO_TEST_CASE(cuda_requested_without_a_device_exits_4) {
         return;
     }
     const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "omp,cuda"};
-    const CliRun r = run(args);
+    const CliResult r = run(args);
     BOOST_CHECK_MESSAGE(r.code == 4, joined(args) << ": expected exit code 4, got " << r.code);
     BOOST_CHECK_MESSAGE(r.err.compare(0, 29, "bsde: error: --backends cuda:") == 0 && r.err.find('\n') == r.err.size() - 1,
                         joined(args) << ": got '" << r.err << "'");
@@ -359,7 +353,7 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     const std::string dir = scratch.path("out");
     const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1-2", "--N", "8,16",
                                         "--backends", "serial,omp", "--out", dir};
-    const CliRun r = run(args);
+    const CliResult r = run(args);
     BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
     BOOST_CHECK_MESSAGE(r.out.find("omp/serial") != std::string::npos, "no speedup column in:\n" << r.out);
     for (const char* file : {"study.csv", "study.md", "study.gp"})
@@ -400,7 +394,7 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     const char* previous = std::getenv("BSDE_GNUPLOT");
     const std::string saved = previous ? previous : "";
     ::setenv("BSDE_GNUPLOT", "/nonexistent/gnuplot", 1);
-    const CliRun without =
+    const CliResult without =
         run({"study", "--problem", "ex1", "--K", "1", "--N", "8,16", "--backends", "serial", "--out", dir});
     if (previous) ::setenv("BSDE_GNUPLOT", saved.c_str(), 1);
     else ::unsetenv("BSDE_GNUPLOT");
