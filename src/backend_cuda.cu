@@ -92,9 +92,9 @@ std::string cuda_unavailable_reason() {
         cudaDriverGetVersion(&driver);
         cudaRuntimeGetVersion(&runtime);
         const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
-        return "no usable CUDA device: the driver is too old (it supports CUDA " +
-               (driver > 0 ? version(driver) : std::string("none")) + ", this binary needs CUDA " + version(runtime) +
-               "); update the NVIDIA driver or use --backend omp";
+        if (driver <= 0) return "no usable CUDA device: no NVIDIA driver is installed (use --backend omp or serial)";
+        return "no usable CUDA device: the driver is too old (it supports CUDA " + version(driver) +
+               ", this binary needs CUDA " + version(runtime) + "); update the NVIDIA driver or use --backend omp";
     }
     if (status != cudaSuccess) return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
     if (count == 0) return "no CUDA device on this machine";
