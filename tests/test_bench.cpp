@@ -20,15 +20,9 @@ using namespace bsde;
 
 using bsde::test::CliResult;
 using bsde::test::run;
+using bsde::test::joined;
 
 namespace {
-
-
-std::string joined(const std::vector<std::string>& args) {
-    std::string s = "bsde";
-    for (const std::string& a : args) s += " " + a;
-    return s;
-}
 
 bool one_error_line(const std::string& err) {
     return !err.empty() && err.find('\n') == err.size() - 1 && err.compare(0, 13, "bsde: error: ") == 0;

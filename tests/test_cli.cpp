@@ -16,15 +16,13 @@
 
 using bsde::test::CliResult;
 using bsde::test::run;
+using bsde::test::joined;
+using bsde::test::exists;
+using bsde::test::ScratchDir;
 
 namespace {
 
 
-std::string joined(const std::vector<std::string>& args) {
-    std::string s = "bsde";
-    for (const std::string& a : args) s += " " + a;
-    return s;
-}
 
 // err without its final newline, for messages.
 std::string chomp(std::string s) {
@@ -32,10 +30,6 @@ std::string chomp(std::string s) {
     return s;
 }
 
-bool exists(const std::string& path) {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0;
-}
 
 std::vector<std::string> lines_of(const std::string& path) {
     std::ifstream file(path);
@@ -44,39 +38,6 @@ std::vector<std::string> lines_of(const std::string& path) {
     return lines;
 }
 
-// /tmp/bsde_test_cli_<pid>/ with the files a test case writes there; all removed at the end.
-class ScratchDir {
-public:
-    ScratchDir() : dir_("/tmp/bsde_test_cli_" + std::to_string(::getpid())) {
-        ::mkdir(dir_.c_str(), 0700);
-        BOOST_REQUIRE_MESSAGE(exists(dir_), "cannot create the scratch directory " << dir_);
-    }
-    ~ScratchDir() {
-        for (const std::string& f : files_) {
-            std::remove(f.c_str());
-            std::remove((f + ".partial").c_str());
-        }
-        ::rmdir(dir_.c_str());
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-
-    // A path in the directory, removed (with its .partial) at the end; the file is not created.
-    std::string path(const std::string& name) {
-        files_.push_back(dir_ + "/" + name);
-        return files_.back();
-    }
-    // A file with the given contents.
-    std::string write(const std::string& name, const std::string& contents) {
-        const std::string p = path(name);
-        std::ofstream(p) << contents;
-        return p;
-    }
-
-private:
-    std::string dir_;
-    std::vector<std::string> files_;
-};
 
 struct BadInput {
     std::vector<std::string> args;
@@ -106,7 +67,7 @@ BOOST_AUTO_TEST_SUITE(command_line)
 
 BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
     BOOST_TEST_MESSAGE("each bad input exits 2 with one 'bsde: error:' line naming the problem, nothing on out");
-    ScratchDir scratch;
+    ScratchDir scratch("cli");
     const std::string unknown_key = scratch.write("unknown_key.ini", "K = 3\nfoo = 1\n");
     const std::string not_numeric = scratch.write("not_numeric.ini", "N = abc\n");
     const std::string bad_range = scratch.write("bad_range.ini", "K = 0\n");
@@ -156,7 +117,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
 
 BOOST_AUTO_TEST_CASE(bad_input_writes_no_output_file) {
     BOOST_TEST_MESSAGE("a bad-input solve that names --output FILE leaves neither FILE nor FILE.partial");
-    ScratchDir scratch;
+    ScratchDir scratch("cli");
     const std::string csv = scratch.path("bad.csv");
     const std::vector<std::vector<std::string>> runs{
         {"solve", "--problem", "ex1", "--K", "1", "--N", "8", "--backend", "tpu", "--output", csv},
@@ -204,7 +165,7 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
 
 BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
     BOOST_TEST_MESSAGE("a config file is read, and the command line wins over it");
-    ScratchDir scratch;
+    ScratchDir scratch("cli");
     const std::string config = scratch.write("grid.ini", "# grid settings\nN = 128\n");
     check_prints({"grid", "--K", "3", "--config", config}, "M  = 4096\n");
     check_prints({"grid", "--K", "3", "--config", config, "--N", "256"}, "M  = 8192\n");
@@ -213,7 +174,7 @@ BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
 
 BOOST_AUTO_TEST_CASE(solve_writes_csv) {
     BOOST_TEST_MESSAGE("a tiny serial solve exits 0 and writes the CSV (header w,y,z and M+1 rows), no .partial left");
-    ScratchDir scratch;
+    ScratchDir scratch("cli");
     const std::string csv = scratch.path("solution.csv");
     const std::vector<std::string> args{"solve", "--problem", "ex1", "--K", "2", "--N", "16", "--backend", "serial",
                                         "--output", csv};

@@ -28,6 +28,8 @@
 
 using bsde::test::CliResult;
 using bsde::test::run;
+using bsde::test::exists;
+using bsde::test::ScratchDir;
 
 namespace {
 
@@ -59,48 +61,7 @@ bool one_line(const std::string& text, const std::string& prefix) {
            text.compare(0, prefix.size(), prefix) == 0;
 }
 
-bool exists(const std::string& path) {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0;
-}
 
-// /tmp/bsde_test_faults_<pid>/ with the files of a test case; all removed at the end.
-class ScratchDir {
-public:
-    ScratchDir() : dir_("/tmp/bsde_test_faults_" + std::to_string(::getpid())) {
-        ::mkdir(dir_.c_str(), 0700);
-        BOOST_REQUIRE_MESSAGE(exists(dir_), "cannot create the scratch directory " << dir_);
-    }
-    ~ScratchDir() {
-        for (const std::string& f : files_) {
-            std::remove(f.c_str());
-            std::remove((f + ".partial").c_str());
-        }
-        for (auto d = dirs_.rbegin(); d != dirs_.rend(); ++d) ::rmdir(d->c_str());
-        ::rmdir(dir_.c_str());
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-
-    std::string path(const std::string& name) {
-        files_.push_back(dir_ + "/" + name);
-        return files_.back();
-    }
-    std::string write(const std::string& name, const std::string& contents) {
-        const std::string p = path(name);
-        std::ofstream(p, std::ios::binary) << contents;
-        return p;
-    }
-    std::string directory(const std::string& name) {
-        dirs_.push_back(dir_ + "/" + name);
-        ::mkdir(dirs_.back().c_str(), 0700);
-        return dirs_.back();
-    }
-
-private:
-    std::string dir_;
-    std::vector<std::string> files_, dirs_;
-};
 
 // Sets an environment variable for the life of the object.
 class ScopedEnv {
@@ -142,7 +103,7 @@ BOOST_AUTO_TEST_SUITE(faults)
 BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
     BOOST_TEST_MESSAGE("bad command lines and INI files: each exits with its code and one 'bsde: error:' line "
                        "naming the option, file and line, value or step; nothing on out");
-    ScratchDir scratch;
+    ScratchDir scratch("faults");
     const auto ini = [&scratch](const std::string& name, const std::string& text) {
         return scratch.write(name, text);
     };
@@ -230,7 +191,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
 BOOST_AUTO_TEST_CASE(config_files_that_are_fine) {
     BOOST_TEST_MESSAGE("CRLF line ends, a byte-order mark, comments (# ; and after a value, UTF-8 inside), blank lines "
                        "and a last line without newline are read; a value the command line overrides is still checked");
-    ScratchDir scratch;
+    ScratchDir scratch("faults");
     const std::string fine = scratch.write("fine.ini", "\xEF\xBB\xBF# grid \xC3\xA9\xC3\xA9\r\n; another comment\r\n\r\n"
                                                        "  K = 3   # the order\r\nN\t=\t128");
     const CliResult r = run({"grid", "--config", fine});
@@ -249,7 +210,7 @@ BOOST_AUTO_TEST_CASE(config_files_that_are_fine) {
 BOOST_AUTO_TEST_CASE(parser_fuzz, *boost::unit_test::timeout(300)) {
     BOOST_TEST_MESSAGE("3000 mutated INI files and random command lines: the parser returns or throws InputError "
                        "(exit code 2, one line), never anything else, never a hang; no solve is run");
-    ScratchDir scratch;
+    ScratchDir scratch("faults");
     std::mt19937 random(20240817);
     const auto pick = [&random](const auto& list) { return list[random() % list.size()]; };
     const std::vector<std::string> corpus{
@@ -389,7 +350,7 @@ BOOST_AUTO_TEST_CASE(run_larger_than_free_memory_names_the_largest_N) {
 BOOST_AUTO_TEST_CASE(failing_allocation_exits_4_with_the_amount) {
     BOOST_TEST_MESSAGE("an allocation that fails although the estimate fitted (BSDE_TEST_FAIL_ALLOCATION) is a "
                        "DeviceError, exit code 4, naming the amount; no output file is left");
-    ScratchDir scratch;
+    ScratchDir scratch("faults");
     const std::string csv = scratch.path("never.csv");
     ScopedEnv fail("BSDE_TEST_FAIL_ALLOCATION", "1");
     check_bad_input({{"solve", "--problem", "ex1", "--K", "3", "--N", "64", "--backend", "omp", "--output", csv}, 4,
@@ -413,7 +374,7 @@ BOOST_AUTO_TEST_CASE(picard_not_converging_is_a_warning_or_with_strict_an_error)
     BOOST_TEST_MESSAGE("ex2 with one Picard iteration: a 'bsde: warning:' line naming the step and the largest "
                        "remaining change, and the report says so; with --strict (or strict = true) exit code 3 and no "
                        "output file; a converged run prints nothing on err");
-    ScratchDir scratch;
+    ScratchDir scratch("faults");
     const std::vector<std::string> one{"solve", "--problem", "ex2", "--K", "2", "--N", "16", "--backend", "serial",
                                        "--picard", "1"};
     const CliResult warned = run(one);

@@ -24,20 +24,10 @@ using namespace bsde;
 
 using bsde::test::CliResult;
 using bsde::test::run;
+using bsde::test::joined;
+using bsde::test::exists;
 
 namespace {
-
-std::string joined(const std::vector<std::string>& args) {
-    std::string s = "bsde";
-    for (const std::string& a : args) s += " " + a;
-    return s;
-}
-
-
-bool exists(const std::string& path) {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0;
-}
 
 // /tmp/bsde_test_study_<pid>_<n>/, removed with its contents at the end.
 class ScratchDir {
