@@ -31,9 +31,10 @@ public:
                                                   const std::vector<double>& rhs, int m, int count,
                                                   TridiagonalLayout layout, bool pivoting) const = 0;
 
-    // Moments of `columns` splines on a uniform grid of M intervals (values column after column).
+    // Moments of `columns` splines on a uniform grid of M intervals (values column after column), by `solve`
+    // (automatic: inverse band on cuda, tridiagonal on the host backends).
     virtual std::vector<double> spline_moments(const std::vector<double>& values, int M, int columns,
-                                               double dx, SplineBoundary boundary) const = 0;
+                                               double dx, SplineBoundary boundary, SplineSolve solve) const = 0;
 
     // The spline of one column (values, moments on x_min + i dx, i = 0..M) at each point.
     virtual std::vector<double> spline_evaluate(const std::vector<double>& values,
@@ -41,10 +42,11 @@ public:
                                                 double dx, const std::vector<double>& points) const = 0;
 
     // The interpolant `kind` of one function's (M+1)^2 values on the grid (x_min + i1 dx, x_min + i2 dx),
-    // point i1 (M+1) + i2, at the points (x1[k], x2[k]), clamped to the domain.
+    // point i1 (M+1) + i2, at the points (x1[k], x2[k]), clamped to the domain. spline_solve: how the tensor
+    // spline's 1D moments are computed (bicubic ignores it).
     virtual std::vector<double> interpolate_2d(Interpolation2D kind, const std::vector<double>& values, int M,
                                                double x_min, double dx, const std::vector<double>& x1,
-                                               const std::vector<double>& x2) const = 0;
+                                               const std::vector<double>& x2, SplineSolve spline_solve) const = 0;
 
     virtual SolveResult solve(const std::string& problem, const SchemeSettings& settings) const = 0;
 };

@@ -3,6 +3,7 @@
 #pragma once
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <thrust/copy.h>
@@ -49,10 +50,10 @@ public:
     }
 
     std::vector<double> spline_moments(const std::vector<double>& values, int M, int columns, double dx,
-                                       SplineBoundary boundary) const override {
+                                       SplineBoundary boundary, SplineSolve solve) const override {
         return guarded([&] {
             Context context;
-            SplineFitter<Context> fitter(context, M, boundary, dx);
+            SplineFitter<Context> fitter(context, M, boundary, dx, solve);
             Vector<double> v(values.begin(), values.end()), moments(values.size());
             fitter.fit(raw(v), raw(moments), columns);
             return to_host(moments);
@@ -73,13 +74,14 @@ public:
     }
 
     std::vector<double> interpolate_2d(Interpolation2D kind, const std::vector<double>& values, int M, double x_min,
-                                       double dx, const std::vector<double>& x1,
-                                       const std::vector<double>& x2) const override {
+                                       double dx, const std::vector<double>& x1, const std::vector<double>& x2,
+                                       SplineSolve spline_solve) const override {
         return guarded([&] {
             Context context;
             if (kind == Interpolation2D::bicubic)
                 return interpolate_2d_with(BicubicFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
-            return interpolate_2d_with(TensorSplineFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
+            return interpolate_2d_with(TensorSplineFitter<Context>(context, M, x_min, dx, spline_solve), context, values,
+                                       x1, x2);
         });
     }
 
@@ -139,6 +141,8 @@ private:
         SolveResult result = sweep.run();
         result.problem = Problem::name;
         result.device = context.description();
+        if constexpr (!std::is_same_v<Interpolation, Bicubic2D>)
+            result.spline_solve = to_string(resolve_spline_solve(settings.spline_solve, Context::runs_on_gpu));
         return result;
     }
 

@@ -241,9 +241,11 @@ private:
                                             has_terminal_kink<Problem>::value ? terminal : -1};
         using Update = MultistepPointUpdate<Problem, decltype(fitter_.evaluator())>;
         double clock = phase_clock();
-        thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
-                         Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                s_.picard_iterations, s_.picard_tolerance, raw(picard_change_), raw(picard_used_)});
+        const PointOrder<d> order{space_.M};
+        context_.template for_each_group<lanes_per_point>(
+            order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
+                                                         s_.picard_iterations, s_.picard_tolerance, raw(picard_change_),
+                                                         raw(picard_used_)}});
         clock = phase_add(phases_.expectation, clock);
         const LayerView layer = ring.layer(n);
         auto point_status = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
@@ -394,6 +396,11 @@ private:
                sizeof(int) * picard_used_.size() + sizeof(StepStatus) * status_.size() + fitter_.storage_bytes();
     }
 
+    // Threads per grid point in the fused pass on cuda (lanes.h). In 1D the grid alone (M + 1 = 32769 points
+    // for ex2 at N = 1024) fills an H200's 132 SMs with only 8 warps each, too few to hide the latency of the
+    // K L dependent node evaluations per point; 8 lanes give 64 warps per SM and K L / 8 nodes per lane.
+    // In 2D the (M+1)^2 points are enough.
+    static constexpr int lanes_per_point = d == 1 ? 8 : 1;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;
 

@@ -14,6 +14,21 @@ SplineBoundary parse_spline_boundary(const std::string& name) {
     throw InputError("--spline '" + name + "': allowed values are natural, not-a-knot");
 }
 
+std::string to_string(SplineSolve solve) {
+    switch (solve) {
+        case SplineSolve::automatic: return "auto";
+        case SplineSolve::tridiagonal: return "tridiagonal";
+        case SplineSolve::inverse_band: return "inverse-band";
+    }
+    return "?";
+}
+
+SplineSolve parse_spline_solve(const std::string& name) {
+    for (SplineSolve s : {SplineSolve::automatic, SplineSolve::tridiagonal, SplineSolve::inverse_band})
+        if (name == to_string(s)) return s;
+    throw InputError("--spline-solve '" + name + "': allowed values are auto, tridiagonal, inverse-band");
+}
+
 TridiagonalBands spline_system(int M, SplineBoundary boundary) {
     if (M < 4) throw InputError("spline grid of " + std::to_string(M) + " intervals: at least 4 are needed");
     TridiagonalBands bands{std::vector<double>(M + 1, 1.0), std::vector<double>(M + 1, 4.0),

@@ -6,6 +6,8 @@
 // uniform grid turns rows 1 and M-1 into 6 m_1 = rhs_1 and 6 m_{M-1} = rhs_{M-1}; m_0 = 2 m_1 - m_2 and
 // m_M = 2 m_{M-1} - m_{M-2} follow after the solve.
 // Several functions share one matrix: their values (and moments) lie column after column, M+1 each.
+// SplineFitter (spline_fitter.h) gets the moments by this tridiagonal solve or, without a solve, as the
+// product with the band of the inverse matrix (SplineSolve, spline_inverse_band.h).
 #pragma once
 #include <string>
 #include <vector>
@@ -19,6 +21,22 @@ enum class SplineBoundary { natural, not_a_knot };
 
 std::string to_string(SplineBoundary boundary);
 SplineBoundary parse_spline_boundary(const std::string& name);  // throws InputError
+
+// How the moments are computed (SplineFitter): the O(M) tridiagonal solve (Thomas on the host, cuSPARSE
+// gtsv2_nopivot on cuda) or the solve-free product with the band of the inverse (spline_inverse_band.h),
+// equal to rounding; automatic = inverse_band on the GPU (where the solve is latency bound), tridiagonal
+// on the host backends.
+enum class SplineSolve { automatic, tridiagonal, inverse_band };
+
+std::string to_string(SplineSolve solve);                  // auto, tridiagonal, inverse-band
+SplineSolve parse_spline_solve(const std::string& name);   // throws InputError
+
+// automatic resolved for a backend context: inverse_band where it runs on the GPU, else tridiagonal.
+constexpr SplineSolve resolve_spline_solve(SplineSolve solve, bool runs_on_gpu) {
+    return solve != SplineSolve::automatic ? solve
+           : runs_on_gpu                   ? SplineSolve::inverse_band
+                                           : SplineSolve::tridiagonal;
+}
 
 // The spline matrix of M+1 rows as lower, diagonal and upper bands (lower[0] = upper[M] = 0).
 struct TridiagonalBands {

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "errors.h"
+#include "lanes.h"
 
 namespace bsde {
 
@@ -31,10 +32,45 @@ namespace bsde {
             ::bsde::throw_cuda_error(#call, __FILE__, __LINE__, cusparseGetErrorString(status_)); \
     } while (0)
 
+// G consecutive threads of a block (G a power of two, at most 32) sharing one grid point (lanes.h):
+// lane = threadIdx.x mod G; sum() is a butterfly of G-wide warp shuffles over exactly the tile's threads,
+// so tiles whose point lies past the end may have left the kernel.
+template <int G>
+struct TileLanes {
+    static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "lanes per point: a power of two up to 32");
+    static constexpr int size = G;
+    __host__ __device__ int lane() const {
+#ifdef __CUDA_ARCH__
+        return threadIdx.x % G;
+#else
+        return 0;
+#endif
+    }
+    __host__ __device__ double sum(double x) const {
+#ifdef __CUDA_ARCH__
+        if constexpr (G > 1) {
+            const unsigned tile = threadIdx.x % 32 / G;
+            const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (tile * G);
+            for (int offset = G / 2; offset > 0; offset /= 2) x += __shfl_xor_sync(mask, x, offset, G);
+        }
+#endif
+        return x;
+    }
+};
+
+// body(i, TileLanes<G>) on the G threads of tile i, i = 0..count-1.
+template <int G, class Body>
+__global__ void for_each_group_kernel(int count, Body body) {
+    const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (thread / G >= count) return;  // whole tiles leave together
+    body(static_cast<int>(thread / G), TileLanes<G>{});
+}
+
 class CudaContext {
 public:
     template <class T>
     using vector = thrust::cuda::vector<T>;
+    static constexpr bool runs_on_gpu = true;
 
     CudaContext();
     ~CudaContext();
@@ -46,6 +82,17 @@ public:
 
     void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
                            int m, int count, TridiagonalLayout layout, bool pivoting);
+
+    // body(i, lanes) for i = 0..count-1 with lanes_per_point threads per point, enqueued on the stream.
+    template <int lanes_per_point, class Body>
+    void for_each_group(int count, const Body& body) {
+        constexpr int block = 256;
+        const long long threads = static_cast<long long>(count) * lanes_per_point;
+        if (threads == 0) return;
+        for_each_group_kernel<lanes_per_point><<<static_cast<unsigned>((threads + block - 1) / block), block, 0, stream_>>>(
+            count, body);
+        BSDE_CUDA_CHECK(cudaGetLastError());
+    }
 
     // CUB device reduction of n values into *out (device memory), enqueued on the stream.
     template <class T, class Iterator, class Op>

@@ -1,6 +1,7 @@
 // Quadrature rules for the conditional expectations E[phi(w + dW)], dW ~ N(0, v), of one stored layer.
 // A rule calls sink.add(dW, omega) for each of its increments, so that E[phi] ~= sum omega phi(w + dW);
-// Sink::dimension is the dimension of dW.
+// Sink::dimension is the dimension of dW. With lanes (lanes.h), lane r of a group of G takes the rule's
+// nodes r, r + G, ... (in the order below) and the group's sums add up to the rule.
 //
 //   GaussHermiteExpectation: dW = sqrt(2 v) a_l, omega = omega_l / sqrt(pi) (scheme.md), for smooth layers.
 //   CellGaussLegendreExpectation: for the terminal layer of kinked data, which Gauss-Hermite cannot resolve
@@ -16,6 +17,7 @@
 #include <cmath>
 
 #include "host_device.h"
+#include "lanes.h"
 #include "point.h"
 #include "terminal_smoothing.h"
 
@@ -41,15 +43,16 @@ struct GaussHermiteExpectation {
     const double* nodes;    // a_l
     const double* weights;  // omega_l / sqrt(pi)
     int L;
-    template <class Sink>
-    __host__ __device__ void operator()(double variance, Sink& sink) const {
+    template <class Sink, class Lanes = SingleLane>
+    __host__ __device__ void operator()(double variance, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const double shift = sqrt(2.0 * variance);
         if constexpr (Sink::dimension == 1) {
-            for (int l = 0; l < L; ++l) sink.add(shift * nodes[l], weights[l]);
+            for (int l = lanes.lane(); l < L; l += Lanes::size) sink.add(shift * nodes[l], weights[l]);
         } else {
-            for (int l = 0; l < L; ++l)
-                for (int m = 0; m < L; ++m)
-                    sink.add(Vec2{{shift * nodes[l], shift * nodes[m]}}, weights[l] * weights[m]);
+            for (int k = lanes.lane(); k < L * L; k += Lanes::size) {
+                const int l = k / L, m = k % L;
+                sink.add(Vec2{{shift * nodes[l], shift * nodes[m]}}, weights[l] * weights[m]);
+            }
         }
     }
 };
@@ -57,17 +60,18 @@ struct GaussHermiteExpectation {
 struct CellGaussLegendreExpectation {
     double dx;
     static constexpr double reach = 8.5;  // standard deviations covered on each side
-    template <class Sink>
-    __host__ __device__ void operator()(double variance, Sink& sink) const {
+    template <class Sink, class Lanes = SingleLane>
+    __host__ __device__ void operator()(double variance, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const double sd = sqrt(variance);
         const int cells = static_cast<int>(ceil(reach * sd / dx));
         const int parts = static_cast<int>(ceil(2.0 * dx / sd));
         const double h = dx / parts, density = 1.0 / sqrt(2.0 * 3.14159265358979323846 * variance);
-        for (int m = -cells * parts; m < cells * parts; ++m)
-            for (int q = 0; q < GaussLegendre5::points; ++q) {
-                const double dW = (m + 0.5 * (1.0 + GaussLegendre5::node(q))) * h;
-                sink.add(dW, 0.5 * h * GaussLegendre5::weight(q) * density * exp(-0.5 * dW * dW / variance));
-            }
+        const int pieces = 2 * cells * parts;  // m = -cells parts .. cells parts - 1
+        for (int k = lanes.lane(); k < pieces * GaussLegendre5::points; k += Lanes::size) {
+            const int m = k / GaussLegendre5::points - cells * parts, q = k % GaussLegendre5::points;
+            const double dW = (m + 0.5 * (1.0 + GaussLegendre5::node(q))) * h;
+            sink.add(dW, 0.5 * h * GaussLegendre5::weight(q) * density * exp(-0.5 * dW * dW / variance));
+        }
     }
 };
 
@@ -125,28 +129,30 @@ struct KinkLineExpectation {
     static constexpr double band_panel = 1.0;   // panel width in the band, in dx
     static constexpr double outer_panel = 17.0 / 3.0;  // panel width outside the band, in sd (<= 4 panels)
 
-    template <class Sink>
-    __host__ __device__ void operator()(double variance, const Vec2& w, Sink& sink) const {
+    template <class Sink, class Lanes = SingleLane>
+    __host__ __device__ void operator()(double variance, const Vec2& w, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const double sd = sqrt(variance);
         const double u_star = -kink.distance(w), U = reach * sd, B = band * dx;
         if (fabs(u_star) >= U + B) {
-            GaussHermiteExpectation{nodes, weights, L}(variance, sink);
+            GaussHermiteExpectation{nodes, weights, L}(variance, sink, lanes);
             return;
         }
         const double a = clamp(u_star - B, U), c = clamp(u_star, U), b = clamp(u_star + B, U);
         const double width = band_panel * dx < 0.5 * sd ? band_panel * dx : 0.5 * sd;
-        panels<GaussLegendre5>(a, c, width, variance, sink);
-        panels<GaussLegendre5>(c, b, width, variance, sink);
-        panels<GaussLegendre16>(-U, a, outer_panel * sd, variance, sink);
-        panels<GaussLegendre16>(b, U, outer_panel * sd, variance, sink);
+        panels<GaussLegendre5>(a, c, width, variance, sink, lanes);
+        panels<GaussLegendre5>(c, b, width, variance, sink, lanes);
+        panels<GaussLegendre16>(-U, a, outer_panel * sd, variance, sink, lanes);
+        panels<GaussLegendre16>(b, U, outer_panel * sd, variance, sink, lanes);
     }
 
 private:
     __host__ __device__ static double clamp(double x, double U) { return x < -U ? -U : (x > U ? U : x); }
 
-    // [lo, hi] in equal panels of width <= width, Rule on each, times the tensor Gauss-Hermite line in v.
-    template <class Rule, class Sink>
-    __host__ __device__ void panels(double lo, double hi, double width, double variance, Sink& sink) const {
+    // [lo, hi] in equal panels of width <= width, Rule on each, times the tensor Gauss-Hermite line in v
+    // (whose nodes the lanes share).
+    template <class Rule, class Sink, class Lanes>
+    __host__ __device__ void panels(double lo, double hi, double width, double variance, Sink& sink,
+                                    const Lanes& lanes) const {
         if (!(hi > lo)) return;
         const int pieces = static_cast<int>(ceil((hi - lo) / width - 1e-9));  // 4 band panels, not 5 by round-off
         const int count = pieces > 1 ? pieces : 1;
@@ -156,7 +162,7 @@ private:
             for (int q = 0; q < Rule::points; ++q) {
                 const double u = lo + (m + 0.5 * (1.0 + Rule::node(q))) * h;
                 const double omega_u = 0.5 * h * Rule::weight(q) * density * exp(-0.5 * u * u / variance);
-                for (int l = 0; l < L; ++l) {
+                for (int l = lanes.lane(); l < L; l += Lanes::size) {
                     const double v = shift * nodes[l];
                     sink.add(Vec2{{u * kink.normal[0] - v * kink.normal[1], u * kink.normal[1] + v * kink.normal[0]}},
                              omega_u * weights[l]);

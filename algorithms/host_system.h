@@ -14,6 +14,7 @@
 #include <thrust/system/cpp/vector.h>
 
 #include "backend.h"
+#include "lanes.h"
 #include "tridiagonal.h"
 
 namespace bsde {
@@ -46,6 +47,7 @@ class HostContext {
 public:
     template <class T>
     using vector = typename SystemTraits::template vector<T>;
+    static constexpr bool runs_on_gpu = false;
 
     auto policy() const { return SystemTraits::policy(); }
     std::string description() const { return SystemTraits::description(); }
@@ -57,6 +59,14 @@ public:
         thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
                          ThomasSolve{lower, diag, upper, rhs, thrust::raw_pointer_cast(scratch_.data()), m,
                                      matrix_stride});
+    }
+
+    // body(i, lanes) for i = 0..count-1: one lane per point on the host (lanes.h); the cuda context runs
+    // lanes_per_point lanes.
+    template <int lanes_per_point, class Body>
+    void for_each_group(int count, const Body& body) {
+        thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
+                         OnSingleLane<Body>{body});
     }
 
     // Reduces n values into *out (host memory on these backends).

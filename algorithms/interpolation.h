@@ -4,7 +4,8 @@
 //   Evaluator: Stencil locate(point) (clamped to the domain; stencil.point is the clamped point) and
 //              double operator()(values, data, stencil) for one function.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h). 2D: tensor-product spline and the
-// paper's bicubic (tensor_spline.h, bicubic.h).
+// paper's bicubic (tensor_spline.h, bicubic.h). Both splines take their moments from SplineFitter, by the
+// settings' spline_solve (tridiagonal solve or inverse band).
 #pragma once
 #include <cstddef>
 
@@ -36,8 +37,8 @@ struct CubicSplineEvaluator {
 template <class Context>
 class CubicSplineLayers {
 public:
-    CubicSplineLayers(Context& context, int M, double x_min, double dx, SplineBoundary boundary)
-        : spline_(context, M, boundary, dx), M_(M), x_min_(x_min), dx_(dx) {}
+    CubicSplineLayers(Context& context, int M, double x_min, double dx, SplineBoundary boundary, SplineSolve solve)
+        : spline_(context, M, boundary, dx, solve), M_(M), x_min_(x_min), dx_(dx) {}
     std::size_t data_size() const { return M_ + 1; }
     void fit(const double* values, double* data, int functions) { spline_.fit(values, data, functions); }
     double storage_bytes() const { return spline_.storage_bytes(); }
@@ -54,7 +55,7 @@ struct CubicSpline1D {
     using Fitter = CubicSplineLayers<Context>;
     template <class Context>
     static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings& s) {
-        return Fitter<Context>(context, M, x_min, dx, s.spline);
+        return Fitter<Context>(context, M, x_min, dx, s.spline, s.spline_solve);
     }
 };
 
@@ -62,8 +63,8 @@ struct TensorSpline2D {
     template <class Context>
     using Fitter = TensorSplineFitter<Context>;
     template <class Context>
-    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings&) {
-        return Fitter<Context>(context, M, x_min, dx);
+    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings& s) {
+        return Fitter<Context>(context, M, x_min, dx, s.spline_solve);
     }
 };
 

@@ -41,6 +41,9 @@ struct SchemeSettings {
     Startup startup = Startup::multistep;
     int startup_substeps = 0;    // fine steps per step in the start-up; 0 = ceil(dt^(-1/2))
     SplineBoundary spline = SplineBoundary::not_a_knot;
+    // How the spline moments are computed (1D spline and 2D tensor spline): auto = inverse-band on cuda,
+    // tridiagonal on omp/serial; the two give the same spline to rounding (cubic_spline.h, spline_fitter.h).
+    SplineSolve spline_solve = SplineSolve::automatic;
     Smoothing smoothing = Smoothing::kreiss4;  // of kinked terminal data (problems with terminal_kink())
     int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
     Interpolation2D interpolation = Interpolation2D::spline;  // 2D problems only
@@ -67,7 +70,7 @@ void validate(const SchemeSettings& settings, int dimension = 1);
 struct SweepPhaseSeconds {
     double expectation = 0;  // the fused expectation + Picard pass
     double status = 0;       // the reduction of the step status
-    double fit = 0;          // the interpolation fit of the new layer (tridiagonal solves, coefficient functors)
+    double fit = 0;          // the interpolation fit of the new layer (tridiagonal solves or the inverse band, coefficient functors)
 };
 
 struct SolveResult {
@@ -91,6 +94,8 @@ struct SolveResult {
     // one-line description of the first of them and the largest remaining change (empty when none).
     int picard_unconverged_steps = 0;
     std::string picard_warning;
+    std::string spline_solve;         // how the spline moments were computed: tridiagonal or inverse-band
+                                      // (settings.spline_solve resolved for the backend); empty for bicubic
     double sweep_seconds = 0;         // start-up and backward sweep, after set-up
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere

@@ -1,4 +1,10 @@
-// Moments of several splines on one uniform grid from one batched tridiagonal solve, on any backend.
+// Moments of several splines on one uniform grid, on any backend, by one of (SplineSolve):
+//   tridiagonal:  one batched tridiagonal solve (Thomas on the host, cuSPARSE gtsv2_nopivot on cuda), then
+//                 the not-a-knot ends;
+//   inverse_band: one pass m = Q r over points x columns with the band of Q = (ends) A^{-1}
+//                 (spline_inverse_band.h), no solve: on the GPU the solve is latency bound (~67 us for
+//                 m = 32769) while the band pass is a plain streaming kernel. Equal to rounding.
+// automatic: inverse_band when Context::runs_on_gpu, else tridiagonal (O(M) and cheapest on a CPU).
 #pragma once
 #include <thrust/copy.h>
 #include <thrust/for_each.h>
@@ -7,23 +13,44 @@
 
 #include "backend.h"
 #include "cubic_spline.h"
+#include "spline_inverse_band.h"
 
 namespace bsde {
 
 template <class Context>
 class SplineFitter {
 public:
-    SplineFitter(Context& context, int M, SplineBoundary boundary, double dx)
-        : context_(context), M_(M), boundary_(boundary), dx_(dx) {
-        const TridiagonalBands bands = spline_system(M, boundary);
-        lower_.assign(bands.lower.begin(), bands.lower.end());
-        diag_.assign(bands.diag.begin(), bands.diag.end());
-        upper_.assign(bands.upper.begin(), bands.upper.end());
+    SplineFitter(Context& context, int M, SplineBoundary boundary, double dx, SplineSolve solve)
+        : context_(context), M_(M), boundary_(boundary), dx_(dx),
+          solve_(resolve_spline_solve(solve, Context::runs_on_gpu)) {
+        if (solve_ == SplineSolve::inverse_band) {  // the tables, built once on the host
+            const SplineInverseBand band = spline_inverse_band(M, boundary);
+            W_ = band.W;
+            E_ = band.E;
+            left_.assign(band.left.begin(), band.left.end());
+            right_.assign(band.right.begin(), band.right.end());
+            kernel_.assign(band.kernel.begin(), band.kernel.end());
+        } else {
+            const TridiagonalBands bands = spline_system(M, boundary);
+            lower_.assign(bands.lower.begin(), bands.lower.end());
+            diag_.assign(bands.diag.begin(), bands.diag.end());
+            upper_.assign(bands.upper.begin(), bands.upper.end());
+        }
     }
 
-    // values: `columns` columns of M+1 values; moments: as many columns, overwritten.
+    // tridiagonal or inverse_band (automatic resolved for this context).
+    SplineSolve solve() const { return solve_; }
+
+    // values: `columns` columns of M+1 values; moments: as many columns, overwritten (not overlapping values).
     void fit(const double* values, double* moments, int columns) {
         const int points = M_ + 1;
+        if (solve_ == SplineSolve::inverse_band) {
+            thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                             thrust::counting_iterator<int>(points * columns),
+                             SplineMomentsByInverseBand{values, moments, raw(left_), raw(right_), raw(kernel_),
+                                                        1.0 / (dx_ * dx_), M_, W_, E_});
+            return;
+        }
         auto rhs = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
                                                    SplineRightHandSide{values, 1.0 / (dx_ * dx_), M_});
         thrust::copy(context_.policy(), rhs, rhs + points * columns, moments);
@@ -34,7 +61,11 @@ public:
                              thrust::counting_iterator<int>(columns), NotAKnotEnds{moments, M_});
     }
 
-    double storage_bytes() const { return 3.0 * (M_ + 1) * sizeof(double); }
+    // The bands (3 (M+1) doubles) or the inverse-band tables ((2E + 1)(2W + 1) doubles).
+    double storage_bytes() const {
+        return sizeof(double) * static_cast<double>(lower_.size() + diag_.size() + upper_.size() + left_.size() +
+                                                    right_.size() + kernel_.size());
+    }
 
 private:
     template <class V>
@@ -44,7 +75,10 @@ private:
     int M_;
     SplineBoundary boundary_;
     double dx_;
-    typename Context::template vector<double> lower_, diag_, upper_;
+    SplineSolve solve_;
+    int W_ = 0, E_ = 0;
+    typename Context::template vector<double> lower_, diag_, upper_;  // tridiagonal: the matrix, M+1 each
+    typename Context::template vector<double> left_, right_, kernel_;  // inverse_band: the tables
 };
 
 }  // namespace bsde

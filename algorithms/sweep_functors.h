@@ -47,6 +47,43 @@ struct GridPoints {
     }
 };
 
+// The order in which the fused pass visits the grid: k = i in 1D. In 2D the grid is cut into tiles of
+// 16 x 16 points visited tile after tile (256 consecutive k per tile, row after row inside), so that the
+// threads that run together read one neighbourhood of each stored layer: about 19 x 19 coefficients per
+// node and function instead of 4 rows of 259 for 256 points of one grid row. Visits past the grid's
+// edge in the last tiles of each axis map to -1.
+template <int d>
+struct PointOrder {
+    static constexpr int tile = 16;
+    int M;
+    __host__ __device__ int tiles_per_axis() const { return (M + tile) / tile; }  // ceil((M+1) / tile)
+    __host__ __device__ int visits() const {
+        return d == 1 ? M + 1 : tiles_per_axis() * tiles_per_axis() * tile * tile;
+    }
+    __host__ __device__ int operator()(int k) const {
+        if constexpr (d == 1) {
+            return k;
+        } else {
+            const int t = k / (tile * tile), in_tile = k % (tile * tile);
+            const int i1 = t / tiles_per_axis() * tile + in_tile / tile;
+            const int i2 = t % tiles_per_axis() * tile + in_tile % tile;
+            return i1 <= M && i2 <= M ? i1 * (M + 1) + i2 : -1;
+        }
+    }
+};
+
+// body(i, lanes) for the grid point i of visit k (PointOrder), nothing past the grid's edge.
+template <int d, class Body>
+struct VisitInOrder {
+    PointOrder<d> order;
+    Body body;
+    template <class Lanes>
+    __host__ __device__ void operator()(int k, const Lanes& lanes) const {
+        const int i = order(k);
+        if (i >= 0) body(i, lanes);
+    }
+};
+
 // y and the d components of z at grid point i of a layer.
 template <class Gradient>
 __host__ __device__ void store_point(const LayerView& layer, int i, double y, const Gradient& z) {
@@ -131,6 +168,8 @@ struct LayerExpectations {
 //   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
 // with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
+// With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums
+// before z^n and y^n, which every lane computes and lane 0 stores.
 template <class Problem, class Evaluator>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
@@ -146,7 +185,8 @@ struct MultistepPointUpdate {
     double* picard_change;
     int* picard_used;
 
-    __host__ __device__ void operator()(int i) const {
+    template <class Lanes>
+    __host__ __device__ void operator()(int i, const Lanes& lanes) const {
         const Point<d> w = grid(i);
         const int K = c.ky > c.kz ? c.ky : c.kz;
         double expected_y = 0.0;       // E_ky[y_{n+ky}]
@@ -158,13 +198,13 @@ struct MultistepPointUpdate {
             if constexpr (has_terminal_kink<Problem>::value) {
                 if (n + j == c.kinked_layer) {
                     if constexpr (d == 1)
-                        c.kinked_rule(j * dt, e);
+                        c.kinked_rule(j * dt, e, lanes);
                     else
-                        c.kink_line_rule(j * dt, w, e);
+                        c.kink_line_rule(j * dt, w, e, lanes);
                 } else
-                    c.smooth_rule(j * dt, e);
+                    c.smooth_rule(j * dt, e, lanes);
             } else {
-                c.smooth_rule(j * dt, e);
+                c.smooth_rule(j * dt, e, lanes);
             }
             if (j == c.ky) expected_y = e.y;
             if (j == 1) expected_z1 = e.z;
@@ -172,8 +212,11 @@ struct MultistepPointUpdate {
             const double g1_j = j <= c.kz ? c.gamma_z[j] : 0.0;
             for (int k = 0; k < d; ++k) component(z_sum, k) += g1_j * (component(e.f_dw, k) - component(e.z, k));
         }
+        expected_y = lanes.sum(expected_y);
+        driver_sum = lanes.sum(driver_sum);
         Point<d> z{};
-        for (int k = 0; k < d; ++k) component(z, k) = (component(expected_z1, k) + component(z_sum, k)) / c.gamma_z[0];
+        for (int k = 0; k < d; ++k)
+            component(z, k) = (lanes.sum(component(expected_z1, k)) + lanes.sum(component(z_sum, k))) / c.gamma_z[0];
         const double step = c.ky * dt;
         const double explicit_y = expected_y + step * driver_sum;
         double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
@@ -186,6 +229,7 @@ struct MultistepPointUpdate {
             ++used;
             if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
         }
+        if (lanes.lane() != 0) return;
         store_point(ring.layer(n), i, y, z);
         picard_change[i] = change;
         picard_used[i] = used;

@@ -5,7 +5,8 @@
 //   s(x_i) = (c_{i-1} + 4 c_i + c_{i+1}) / 6,   s''(x_i) = (c_{i-1} - 2 c_i + c_{i+1}) / dx^2.
 // 1D fit through v_0..v_M: the not-a-knot moments m_i = s''(x_i) (cubic_spline.h, SplineFitter), then
 //   c_i = v_i - dx^2 m_i / 6 (i = 0..M),  c_{-1} = dx^2 m_0 + 2 c_0 - c_1,  c_{M+1} = dx^2 m_M + 2 c_M - c_{M-1}.
-// 2D, each pass one batched tridiagonal solve over contiguous columns:
+// 2D, each pass one batched 1D moment fit over contiguous columns (SplineFitter: a tridiagonal solve or
+// the inverse band, as SplineSolve says):
 //   (a) along axis 2 through every row i1: c_{i1 j2}, j2 = -1..M+1, written transposed (j2 outer, i1 contiguous);
 //   (b) along axis 1 through each of the M+3 columns c_{. j2}: d_{j1 j2}, j1 = -1..M+1.
 //   Both passes are linear and reproduce cubics, so f = p(x1) q(x2) of degree <= 3 in each variable gives
@@ -98,8 +99,9 @@ struct TensorSplineEvaluator {
 template <class Context>
 class TensorSplineFitter {
 public:
-    TensorSplineFitter(Context& context, int M, double x_min, double dx)
-        : context_(context), M_(M), x_min_(x_min), dx_(dx), spline_(context, M, SplineBoundary::not_a_knot, dx) {
+    TensorSplineFitter(Context& context, int M, double x_min, double dx, SplineSolve solve)
+        : context_(context), M_(M), x_min_(x_min), dx_(dx),
+          spline_(context, M, SplineBoundary::not_a_knot, dx, solve) {
         const std::size_t size = static_cast<std::size_t>(M + 1) * (M + 3);
         moments_.resize(size);
         row_coefficients_.resize(size);

@@ -70,6 +70,8 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps)
 
 // The FP64 ceiling the rates are compared with: one H200, fused multiply-adds (design/performance.md).
 constexpr double fp64_ceiling_flops = 30.7e12;
+// FP64 exp calls per second on one H200 (design/performance.md): the transcendentals' ceiling.
+constexpr double fp64_exp_ceiling = 7.4e11;
 
 // One case on one backend.
 struct BenchResult {
@@ -95,6 +97,9 @@ struct BenchFigures {
     double node_evaluations = 0, node_evaluations_per_second = 0;
     double gflops = 0, percent_of_ceiling = 0;  // over the whole sweep (median)
     double pass_gflops = 0;                     // over the pass's share of the median
+    // The pass's arithmetic floor: node evaluations x (flops / fp64_ceiling_flops + transcendentals /
+    // fp64_exp_ceiling), in s, and the pass's share of the median over it.
+    double pass_floor = 0, pass_over_floor = 0;
 };
 double median_of(std::vector<double> values);  // NaN for none
 BenchFigures bench_figures(const BenchResult& result);

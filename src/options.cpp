@@ -76,6 +76,10 @@ po::options_description shared_options() {
          "1D problems: spline end condition, not-a-knot (default) or natural")
         ("interp", po::value<std::string>()->value_name("KIND"),
          "2D problems: spline (tensor-product cubic spline, default) or bicubic (the paper's)")
+        ("spline-solve", po::value<std::string>()->value_name("HOW"),
+         "spline moments (1D spline, 2D tensor spline): auto (default: inverse-band on cuda, tridiagonal on "
+         "omp/serial), tridiagonal (one batched solve) or inverse-band (no solve: the band of the inverse "
+         "matrix; same spline to rounding)")
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
         ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")
@@ -355,6 +359,12 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         if (vm.count(parameter)) s.problem_parameters[parameter] = vm[parameter].as<double>();
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
     if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
+    if (take(vm, "spline-solve", name)) {
+        s.spline_solve = parse_spline_solve(name);
+        if (problem.dimension == 2 && s.interpolation == Interpolation2D::bicubic)
+            throw InputError("--spline-solve: only for the spline interpolations (--interp spline in 2D); "
+                             "--interp bicubic computes no spline moments");
+    }
     if (take(vm, "backend", name)) {
         invocation.backend = parse_backend(name);
         invocation.backend_given = true;

@@ -64,12 +64,13 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     out << "problem   " << r.problem << "\n"
         << "scheme    Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", M = " << r.M << ", L = " << s.L
         << ", T = " << s.T << ", R = " << s.R;
+    const std::string moments = r.spline_solve.empty() ? "" : " (moments: " + r.spline_solve + ")";
     if (r.dimension == 1)
-        out << ", spline " << to_string(s.spline) << ", smoothing " << to_string(s.smoothing)
+        out << ", spline " << to_string(s.spline) << moments << ", smoothing " << to_string(s.smoothing)
             << " (of kinked terminal data)\n";
     else
         out << ", d = 2, " << (r.M + 1) << "^2 points, " << s.L << "^2 Gauss-Hermite nodes, interpolation "
-            << to_string(s.interpolation) << "\n";
+            << to_string(s.interpolation) << moments << "\n";
     out
         << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance
         << "; used at most " << r.picard_most_iterations << ", largest last change "

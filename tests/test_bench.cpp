@@ -123,6 +123,10 @@ BOOST_AUTO_TEST_CASE(figures_from_a_known_result) {
     test::check_close("GFLOP/s", gflops, f.gflops, 1e-14, gflops);
     test::check_close("% of ceiling", 100 * gflops / 30700, f.percent_of_ceiling, 1e-14, 1.0);
     test::check_close("pass GFLOP/s", 2 * gflops, f.pass_gflops, 1e-14, gflops);
+    // the pass takes half of the 2 s median: 1 s over its floor at 30.7 TFLOP/s and 7.4e11 exp per second
+    const double floor = evaluations * (49 / 30.7e12 + 1 / 7.4e11);  // ex2: 49 flops and one exp per node
+    test::check_close("pass floor", floor, f.pass_floor, 1e-14, floor);
+    test::check_close("pass over floor", 1.0 / floor, f.pass_over_floor, 1e-14, 1.0 / floor);
 }
 
 BOOST_AUTO_TEST_CASE(table_and_csv) {
@@ -136,7 +140,7 @@ BOOST_AUTO_TEST_CASE(table_and_csv) {
     const std::vector<std::string> header{"case",         "backend", "M",       "points",   "steps",  "median s",
                                           "min s",        "max s",   "ms/step", "pass %",   "status %", "fit %",
                                           "rest %",       "node evals/s", "GFLOP/s", "% peak", "pass GFLOP/s",
-                                          "y_0 error",    "z_0 error", "device MiB"};
+                                          "pass/floor",   "y_0 error",    "z_0 error", "device MiB"};
     BOOST_CHECK(display.header == header);
     const auto& row = display.rows[0];
     BOOST_CHECK_EQUAL(row[0], "ex2-k6-n1024");
@@ -146,8 +150,8 @@ BOOST_AUTO_TEST_CASE(table_and_csv) {
     BOOST_CHECK_EQUAL(row[5], "2");
     BOOST_CHECK_EQUAL(row[9], "50.0");
     BOOST_CHECK_EQUAL(row[12], "12.5");
-    BOOST_CHECK_EQUAL(row[17], "1.000e-07");
-    BOOST_CHECK_EQUAL(row[19], "");  // no device memory on the host
+    BOOST_CHECK_EQUAL(row[18], "1.000e-07");
+    BOOST_CHECK_EQUAL(row[20], "");  // no device memory on the host
     BOOST_CHECK_EQUAL(display.rows[1][17], "");  // no exact solution: no errors
     BOOST_CHECK_EQUAL(display.rows[1][19], "3.0");
 

@@ -99,6 +99,8 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
         {{"solve", "--backend", "tpu"}, 2, "--backend 'tpu'"},
         {{"solve", "--startup", "sometimes"}, 2, "--startup 'sometimes'"},
         {{"solve", "--spline", "clamped"}, 2, "--spline 'clamped'"},
+        {{"solve", "--spline-solve", "foo"}, 2,
+         "--spline-solve 'foo': allowed values are auto, tridiagonal, inverse-band"},
         {{"solve", "--config", "/nonexistent/x.ini"}, 2, "--config '/nonexistent/x.ini'"},
         {{"solve", "--config", unknown_key}, 2, "foo"},
         {{"solve", "--config", not_numeric}, 2, "abc"},
@@ -170,6 +172,25 @@ BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
     check_prints({"grid", "--K", "3", "--config", config}, "M  = 4096\n");
     check_prints({"grid", "--K", "3", "--config", config, "--N", "256"}, "M  = 8192\n");
     check_prints({"grid", "--N", "256", "--K", "3", "--config", config}, "M  = 8192\n");
+}
+
+BOOST_AUTO_TEST_CASE(spline_solve_reaches_the_solve) {
+    BOOST_TEST_MESSAGE("--spline-solve (command line or config key) reaches the solve, whose report names the moments' "
+                       "method; auto is tridiagonal on serial; 1D (ex1) and 2D (ex4, tensor spline)");
+    ScratchDir scratch("cli");
+    const std::vector<std::string> tiny{"--K", "1", "--N", "8", "--backend", "serial"};
+    const auto solve = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), "solve");
+        args.insert(args.end(), tiny.begin(), tiny.end());
+        return args;
+    };
+    check_prints(solve({"--problem", "ex1", "--spline-solve", "inverse-band"}), "spline not-a-knot (moments: inverse-band)");
+    check_prints(solve({"--problem", "ex1"}), "spline not-a-knot (moments: tridiagonal)");
+    check_prints(solve({"--problem", "ex4", "--R", "4", "--L", "8", "--spline-solve", "inverse-band"}),
+                 "interpolation spline (moments: inverse-band)");
+    const std::string config = scratch.write("solve.ini", "problem = ex1\nspline = natural\nspline-solve = inverse-band\n");
+    check_prints(solve({"--config", config}), "spline natural (moments: inverse-band)");
+    check_prints(solve({"--config", config, "--spline-solve", "tridiagonal"}), "spline natural (moments: tridiagonal)");
 }
 
 BOOST_AUTO_TEST_CASE(solve_writes_csv) {

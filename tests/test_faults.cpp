@@ -145,6 +145,10 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--startup", "exact", "--startup-substeps", "4"}, 2, "--startup-substeps: only for --startup multistep"},
         {{"solve", "--problem", "ex1", "--interp", "bicubic"}, 2, "--interp: only for 2D problems"},
         {{"solve", "--problem", "ex5", "--spline", "natural"}, 2, "--spline: only for 1D problems"},
+        {{"solve", "--problem", "ex4", "--interp", "bicubic", "--spline-solve", "inverse-band"}, 2,
+         "--spline-solve: only for the spline interpolations (--interp spline in 2D); --interp bicubic computes no "
+         "spline moments"},
+        {{"solve", "--problem", "ex4", "--spline-solve", "foo"}, 2, "--spline-solve 'foo': allowed values are auto"},
         {{"grid", "--output", "x.csv"}, 2, "--output: bsde grid solves nothing"},
         {{"coefficients", "--backend", "omp"}, 2, "--backend: bsde coefficients solves nothing"},
         {{"problems", "--strict"}, 2, "--strict: bsde problems solves nothing"},
@@ -182,6 +186,10 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         // config files: values the validation rejects, with the line where the file set them
         {{"grid", "--config", ini("range.ini", "N = 64\nK = 2\nR = 0\n")}, 2, "range.ini' line 3: --R 0: must be a finite number > 0"},
         {{"solve", "--config", ini("dimension.ini", "problem = ex1\ninterp = bicubic\n")}, 2, "dimension.ini' line 2: --interp: only for 2D problems"},
+        {{"solve", "--config", ini("solve.ini", "problem = ex4\ninterp = bicubic\nspline-solve = tridiagonal\n")}, 2,
+         "solve.ini' line 3: --spline-solve: only for the spline interpolations"},
+        {{"solve", "--config", ini("solve_value.ini", "spline-solve = thomas\n")}, 2,
+         "solve_value.ini' line 1: --spline-solve 'thomas': allowed values are auto, tridiagonal, inverse-band"},
         {{"grid", "--config", ini("list.ini", "N = 128,256\n")}, 2, "list.ini' line 1: --N '128,256': one integer expected"},
     };
     BOOST_CHECK_GE(rows.size(), 30u);
@@ -222,7 +230,7 @@ BOOST_AUTO_TEST_CASE(parser_fuzz, *boost::unit_test::timeout(300)) {
     };
     const std::vector<std::string> lines{
         "foo = 1", "[section]", "N", "= 3", "K = -1", "T = nan", "N = 1e9", "strict = true", "config = x.ini",
-        "L = 1000", "picard-tol = -0", "rho = 0.5", "interp = bicubic", "K = 1-6", "N = 2147483647", "R = 1e300",
+        "L = 1000", "picard-tol = -0", "rho = 0.5", "interp = bicubic", "spline-solve = inverse-band", "K = 1-6", "N = 2147483647", "R = 1e300",
         "problem = nope", "backend = cuda", "output = /nonexistent/x.csv", "grid-order = 3", "startup-substeps = 4",
         "max-seconds = 1", "out = /tmp", "backends = omp,serial", "cases = ex1-k1-n8", "repeats = 0", "K = 3 # c",
         "; comment", "  ", "N = 64\x01", "\xff\xfe", "K=", "==", "K = 3 = 4", "sigma = 0", "S0 = -1"};
@@ -230,11 +238,12 @@ BOOST_AUTO_TEST_CASE(parser_fuzz, *boost::unit_test::timeout(300)) {
     const std::vector<std::string> options{"--problem", "--K", "--Ky", "--Kz", "--N", "--T", "--R", "--L", "--picard",
                                            "--picard-tol", "--strict", "--startup", "--startup-substeps", "--grid-order",
                                            "--smoothing", "--S0", "--strike", "--r", "--mu", "--delta", "--sigma",
-                                           "--S1", "--rho", "--spline", "--interp", "--backend", "--output",
+                                           "--S1", "--rho", "--spline", "--interp", "--spline-solve", "--backend", "--output",
                                            "--backends", "--out", "--max-seconds", "--cases", "--repeats", "--foo",
                                            "-K", "--", "-"};
     const std::vector<std::string> values{"0", "1", "-1", "3", "16", "64", "2.5", "1e308", "1e-320", "nan", "inf",
-                                          "-inf", "abc", "", "1-6", "1,2", "6-1", "1-", ",", "ex1", "ex2", "ex5",
+                                          "-inf", "abc", "", "1-6", "1,2", "6-1", "1-", ",", "ex1", "ex2", "ex4", "ex5",
+                                          "auto", "tridiagonal", "inverse-band",
                                           "bs-call", "omp", "serial", "cuda", "exact", "kreiss2", "bicubic", "natural",
                                           "\x01", "\xc3\xbc", "99999999999", "--N", "0x10", " 3", "3 ", "+4",
                                           "2147483647", "-2147483648", "ex2-k3-n256", "/nonexistent/o.csv"};

@@ -79,6 +79,31 @@ BOOST_AUTO_TEST_CASE(omp_equals_serial) {
     BOOST_CHECK_LE(bsde::test::relative_difference(omp.z, serial.z), 1e-14);
 }
 
+BOOST_AUTO_TEST_CASE(inverse_band_equals_tridiagonal_solve) {
+    BOOST_TEST_MESSAGE("omp, K = 3, N = 32: the sweep with inverse-band spline moments gives the tridiagonal one's "
+                       "y_0(w), z_0(w) to 1e-12 relative (ex1 natural and not-a-knot, ex2, bs-call)");
+    struct Case { const char* problem; SplineBoundary boundary; };
+    for (const Case c : {Case{"ex1", SplineBoundary::natural}, Case{"ex1", SplineBoundary::not_a_knot},
+                         Case{"ex2", SplineBoundary::not_a_knot}, Case{"bs-call", SplineBoundary::not_a_knot}}) {
+        SchemeSettings s;
+        s.N = 32;
+        s.spline = c.boundary;
+        s.spline_solve = SplineSolve::tridiagonal;
+        const SolveResult tridiagonal = backend_ops(Backend::omp).solve(c.problem, s);
+        s.spline_solve = SplineSolve::inverse_band;
+        const SolveResult band = backend_ops(Backend::omp).solve(c.problem, s);
+        const std::string what = std::string(c.problem) + " " + to_string(c.boundary);
+        BOOST_CHECK_MESSAGE(tridiagonal.spline_solve == "tridiagonal" && band.spline_solve == "inverse-band",
+                            what << ": the results name " << tridiagonal.spline_solve << " and " << band.spline_solve);
+        BOOST_CHECK_MESSAGE(bsde::test::relative_difference(band.y, tridiagonal.y) <= 1e-12,
+                            what << ": y differs by " << bsde::test::relative_difference(band.y, tridiagonal.y));
+        BOOST_CHECK_MESSAGE(bsde::test::relative_difference(band.z, tridiagonal.z) <= 1e-12,
+                            what << ": z differs by " << bsde::test::relative_difference(band.z, tridiagonal.z));
+        BOOST_TEST_MESSAGE(what << ": y, z differ by " << scientific(bsde::test::relative_difference(band.y, tridiagonal.y))
+                                << ", " << scientific(bsde::test::relative_difference(band.z, tridiagonal.z)));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
     BOOST_TEST_MESSAGE("cuda gives the serial y_0, z_0 and y_0(w) to 1e-12 relative (ex1, ex2, and the option "
                        "bs-call with its smoothed, kinked terminal layer)");

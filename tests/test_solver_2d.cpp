@@ -71,6 +71,28 @@ BOOST_AUTO_TEST_CASE(interpolations_agree_within_the_schemes_error) {
         BOOST_CHECK_LE(std::fabs(spline.z0[k] - bicubic.z0[k]), std::max(z_error(spline), z_error(bicubic)));
 }
 
+BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal_2d) {
+    BOOST_TEST_MESSAGE("ex4 and ex5, K = 2, N = 8, tensor spline, omp: inverse-band moments give the tridiagonal "
+                       "run's y_0(w), z_0(w) to 1e-12 relative");
+    for (const char* problem : {"ex4", "ex5"}) {
+        SchemeSettings s;
+        s.Ky = s.Kz = 2;
+        s.N = 8;
+        s.R = 8.0;
+        s.L = 8;
+        s.spline_solve = SplineSolve::tridiagonal;
+        const SolveResult tridiagonal = backend_ops(Backend::omp).solve(problem, s);
+        s.spline_solve = SplineSolve::inverse_band;
+        const SolveResult band = backend_ops(Backend::omp).solve(problem, s);
+        BOOST_CHECK_MESSAGE(relative_difference(band.y, tridiagonal.y) <= 1e-12,
+                            problem << ": y differs by " << relative_difference(band.y, tridiagonal.y));
+        BOOST_CHECK_MESSAGE(relative_difference(band.z, tridiagonal.z) <= 1e-12,
+                            problem << ": z differs by " << relative_difference(band.z, tridiagonal.z));
+        BOOST_TEST_MESSAGE(problem << ": y, z differ by " << scientific(relative_difference(band.y, tridiagonal.y))
+                                   << ", " << scientific(relative_difference(band.z, tridiagonal.z)));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(cuda_equals_serial_2d, *bsde::test::needs_cuda()) {
     BOOST_TEST_MESSAGE("ex4 and ex5, K = 2, N = 8, both interpolations: cuda gives the serial y_0(w), z_0(w) to 1e-12 relative");
     for (const char* problem : {"ex4", "ex5"})

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "../algorithms/cubic_spline.h"
+#include "../algorithms/spline_inverse_band.h"
 #include "test_support.h"
 
 using namespace bsde;
@@ -67,6 +68,8 @@ std::vector<TridiagonalProblem> test_problems() {
     return problems;
 }
 
+const SplineSolve spline_solves[] = {SplineSolve::tridiagonal, SplineSolve::inverse_band};
+
 // Values of f at x_min + i dx, i = 0..M.
 template <class F>
 std::vector<double> sample(F f, double x_min, double dx, int M) {
@@ -106,50 +109,55 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(cubic_spline)
 
 BOOST_AUTO_TEST_CASE(reproduces_nodes_and_cubics) {
-    BOOST_TEST_MESSAGE("both end conditions reproduce the nodes to 1e-14; not-a-knot reproduces a cubic to 1e-12");
+    BOOST_TEST_MESSAGE("both end conditions reproduce the nodes to 1e-14; not-a-knot reproduces a cubic to 1e-12; "
+                       "with the tridiagonal solve and with the inverse band");
     const int M = 64;
     const double x_min = -2.0, dx = 4.0 / M;
     auto cubic = [](double x) { return 1.0 - 0.5 * x + 0.25 * x * x - 0.3 * x * x * x; };
     auto wavy = [](double x) { return std::sin(3 * x) + 0.1 * x; };
     std::vector<double> between;
     for (int k = 0; k <= 500; ++k) between.push_back(x_min + k * (M * dx) / 500);
-    for (Backend backend : available_backends()) {
-        const BackendOps& ops = backend_ops(backend);
-        for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot}) {
-            const std::vector<double> values = sample(wavy, x_min, dx, M);
-            const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, boundary);
-            std::vector<double> nodes(values.size());
-            for (int i = 0; i <= M; ++i) nodes[i] = x_min + i * dx;
-            const std::vector<double> at_nodes = ops.spline_evaluate(values, moments, x_min, dx, nodes);
-            for (int i = 0; i <= M; ++i)
-                check_close(to_string(backend) + " " + to_string(boundary) + " node " + std::to_string(i), values[i],
-                            at_nodes[i], 1e-14, 1.0);
+    for (Backend backend : available_backends())
+        for (SplineSolve solve : spline_solves) {
+            const BackendOps& ops = backend_ops(backend);
+            const std::string label = to_string(backend) + " " + to_string(solve);
+            for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot}) {
+                const std::vector<double> values = sample(wavy, x_min, dx, M);
+                const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, boundary, solve);
+                std::vector<double> nodes(values.size());
+                for (int i = 0; i <= M; ++i) nodes[i] = x_min + i * dx;
+                const std::vector<double> at_nodes = ops.spline_evaluate(values, moments, x_min, dx, nodes);
+                for (int i = 0; i <= M; ++i)
+                    check_close(label + " " + to_string(boundary) + " node " + std::to_string(i), values[i], at_nodes[i],
+                                1e-14, 1.0);
+            }
+            const std::vector<double> values = sample(cubic, x_min, dx, M);
+            const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, solve);
+            const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, between);
+            for (std::size_t k = 0; k < between.size(); ++k)
+                check_close(label + " not-a-knot cubic at x = " + std::to_string(between[k]), cubic(between[k]), got[k],
+                            1e-12, 1.0);
         }
-        const std::vector<double> values = sample(cubic, x_min, dx, M);
-        const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot);
-        const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, between);
-        for (std::size_t k = 0; k < between.size(); ++k)
-            check_close(to_string(backend) + " not-a-knot cubic at x = " + std::to_string(between[k]), cubic(between[k]),
-                        got[k], 1e-12, 1.0);
-    }
 }
 
 BOOST_AUTO_TEST_CASE(several_columns_in_one_solve) {
-    BOOST_TEST_MESSAGE("two columns fitted together equal each column fitted alone");
+    BOOST_TEST_MESSAGE("two columns fitted together equal each column fitted alone (tridiagonal and inverse band)");
     const int M = 100;
     const double dx = 0.1;
     std::vector<double> a = sample([](double x) { return std::cos(x); }, 0.0, dx, M);
     std::vector<double> b = sample([](double x) { return std::exp(-x); }, 0.0, dx, M);
     std::vector<double> both(a);
     both.insert(both.end(), b.begin(), b.end());
-    for (Backend backend : available_backends()) {
-        const BackendOps& ops = backend_ops(backend);
-        const std::vector<double> together = ops.spline_moments(both, M, 2, dx, SplineBoundary::not_a_knot);
-        const std::vector<double> alone = ops.spline_moments(b, M, 1, dx, SplineBoundary::not_a_knot);
-        const std::vector<double> second(together.begin() + M + 1, together.end());
-        BOOST_CHECK_MESSAGE(relative_difference(second, alone) <= 1e-15, to_string(backend) << ": difference "
-                                                                                           << relative_difference(second, alone));
-    }
+    for (Backend backend : available_backends())
+        for (SplineSolve solve : spline_solves) {
+            const BackendOps& ops = backend_ops(backend);
+            const std::vector<double> together = ops.spline_moments(both, M, 2, dx, SplineBoundary::not_a_knot, solve);
+            const std::vector<double> alone = ops.spline_moments(b, M, 1, dx, SplineBoundary::not_a_knot, solve);
+            const std::vector<double> second(together.begin() + M + 1, together.end());
+            BOOST_CHECK_MESSAGE(relative_difference(second, alone) <= 1e-15,
+                                to_string(backend) << " " << to_string(solve)
+                                                   << ": difference " << relative_difference(second, alone));
+        }
 }
 
 BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
@@ -160,7 +168,8 @@ BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
         for (int M : {512, 1024, 2048, 4096}) {
             const double x_min = -16.0, dx = 32.0 / M;
             const std::vector<double> values = sample([](double x) { return std::sin(x); }, x_min, dx, M);
-            const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot);
+            const std::vector<double> moments =
+                ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, SplineSolve::automatic);
             std::vector<double> points;
             for (int k = 0; k < 10 * M; ++k) points.push_back(x_min + (k + 0.37) * dx / 10);
             const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, points);
@@ -177,7 +186,8 @@ BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
 }
 
 BOOST_AUTO_TEST_CASE(backends_agree) {
-    BOOST_TEST_MESSAGE("omp and cuda splines equal the serial one (1e-14 relative)");
+    BOOST_TEST_MESSAGE("omp and cuda splines (default solve: the inverse band on cuda) equal the serial one "
+                       "(tridiagonal) to 1e-14 relative");
     const int M = 2048;
     const double x_min = -16.0, dx = 32.0 / M;
     const std::vector<double> values = sample([](double x) { return std::log(std::sin(x) + 3); }, x_min, dx, M);
@@ -185,14 +195,85 @@ BOOST_AUTO_TEST_CASE(backends_agree) {
     for (int k = 0; k < 3000; ++k) points.push_back(x_min - 1 + k * (M * dx + 2) / 3000);  // some outside: clamped
     const BackendOps& serial = backend_ops(Backend::serial);
     const std::vector<double> reference =
-        serial.spline_evaluate(values, serial.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot), x_min, dx, points);
+        serial.spline_evaluate(values,
+                               serial.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, SplineSolve::automatic),
+                               x_min, dx, points);
     for (Backend backend : available_backends()) {
         const BackendOps& ops = backend_ops(backend);
         const std::vector<double> got =
-            ops.spline_evaluate(values, ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot), x_min, dx, points);
+            ops.spline_evaluate(values, ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, SplineSolve::automatic),
+                                x_min, dx, points);
         BOOST_CHECK_MESSAGE(relative_difference(got, reference) <= 1e-14,
                             to_string(backend) << " vs serial: " << relative_difference(got, reference));
     }
+}
+
+BOOST_AUTO_TEST_CASE(inverse_band_equals_tridiagonal) {
+    BOOST_TEST_MESSAGE("inverse-band moments equal the tridiagonal ones to 1e-13 relative (to each column's max |m|), "
+                       "natural and not-a-knot, M = 4, 5, 8, 50, 73, 200, 1000, three columns in one fit (smooth, "
+                       "random, smooth + small random), every backend");
+    double largest = 0;
+    for (Backend backend : available_backends()) {
+        const BackendOps& ops = backend_ops(backend);
+        for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot})
+            for (int M : {4, 5, 8, 50, 73, 200, 1000}) {
+                const double x_min = -2.0, dx = 4.0 / M;
+                std::mt19937_64 random(M);
+                std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+                const std::vector<double> smooth = sample([](double x) { return std::sin(3 * x) + 0.1 * x; }, x_min, dx, M);
+                std::vector<double> values(smooth);
+                for (int i = 0; i <= M; ++i) values.push_back(uniform(random));
+                for (int i = 0; i <= M; ++i) values.push_back(smooth[i] + 1e-3 * uniform(random));
+                const int columns = 3;
+                const std::vector<double> expected =
+                    ops.spline_moments(values, M, columns, dx, boundary, SplineSolve::tridiagonal);
+                const std::vector<double> got = ops.spline_moments(values, M, columns, dx, boundary, SplineSolve::inverse_band);
+                for (int column = 0; column < columns; ++column) {
+                    const std::vector<double> e(expected.begin() + column * (M + 1), expected.begin() + (column + 1) * (M + 1));
+                    const std::vector<double> g(got.begin() + column * (M + 1), got.begin() + (column + 1) * (M + 1));
+                    int worst = 0;
+                    for (int i = 0; i <= M; ++i)
+                        if (std::fabs(g[i] - e[i]) > std::fabs(g[worst] - e[worst])) worst = i;
+                    const double scale = std::max(bsde::test::max_abs(e), 1e-300);
+                    largest = std::max(largest, std::fabs(g[worst] - e[worst]) / scale);
+                    check_close(to_string(backend) + " " + to_string(boundary) + " M = " + std::to_string(M) + " column " +
+                                    std::to_string(column) + " row " + std::to_string(worst) + " (of max |m| " +
+                                    bsde::test::scientific(scale) + ")",
+                                e[worst], g[worst], 1e-13, scale);
+                }
+            }
+    }
+    BOOST_TEST_MESSAGE("largest difference relative to max |m|: " << bsde::test::scientific(largest));
+}
+
+BOOST_AUTO_TEST_CASE(inverse_band_tables) {
+    BOOST_TEST_MESSAGE("band tables: E = W = min(36, M); the kernel equals (-rho)^|k| / (2 sqrt 3), rho = 2 - sqrt 3, "
+                       "to 1e-16; right rows mirror left rows (Q_{M-i,M-j} = Q_ij) to 1e-16; entries at the band edge "
+                       "below 1e-19");
+    const double rho = 2.0 - std::sqrt(3.0);
+    for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot})
+        for (int M : {4, 36, 50, 1000, 32769}) {
+            const SplineInverseBand band = spline_inverse_band(M, boundary);
+            const std::string label = to_string(boundary) + " M = " + std::to_string(M);
+            const int W = band.W, E = band.E, width = 2 * W + 1;
+            BOOST_CHECK_MESSAGE(W == std::min(36, M) && E == W && band.left.size() == std::size_t(E * width) &&
+                                    band.right.size() == std::size_t(E * width) && band.kernel.size() == std::size_t(width),
+                                label << ": W = " << W << ", E = " << E << ", sizes " << band.left.size() << ", "
+                                      << band.right.size() << ", " << band.kernel.size());
+            if (M >= 2 * E)
+                for (int k = -W; k <= W; ++k)
+                    check_close(label + " kernel q_" + std::to_string(k), std::pow(-rho, std::abs(k)) / std::sqrt(12.0),
+                                band.kernel[k + W], 1e-16);
+            double edge = 0;
+            for (int i = 0; i < E; ++i)
+                for (int j = std::max(0, i - W); j <= std::min(M, i + W); ++j) {
+                    const double left = band.left[i * width + j - i + W];
+                    const double right = band.right[(E - 1 - i) * width + (M - j) - (M - i) + W];
+                    check_close(label + " Q_" + std::to_string(i) + "," + std::to_string(j) + " mirrored", left, right, 1e-16);
+                    if (j >= 1 && j <= M - 1 && std::abs(i - j) == W && M > W) edge = std::max(edge, std::fabs(left));
+                }
+            BOOST_CHECK_MESSAGE(edge <= 1e-19, label << ": largest |Q_ij| at |i - j| = W: " << edge);
+        }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

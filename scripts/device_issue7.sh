@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# On the GPU host: issue 7's measurements in one call; logs under $OUT (or ./out).
+#   tests    the cuda-dependent test cases (cuda equals serial, cuda solves)
+#   bench    bsde bench on cuda: the four default cases
+#   speedup  ex2, K = 6, N = 512 on serial, omp and cuda side by side in one study (serial within a minute)
+#   scaling  omp over serial on ex2, K = 6, N = 256 with 1, 2, 4, 8, 16 threads (and the host's CPU topology)
+#   big      ex5, K = 6, N = 128 on cuda (target under 8 s)
+# usage: scripts/device_issue7.sh STAGE...
+set -uo pipefail
+out=${OUT:-out}
+bsde=${BSDE:-build/bin/bsde}
+mkdir -p "$out"
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+} > "$out/device.txt"
+for stage in "$@"; do
+  case $stage in
+    tests)
+      "${TESTS:-build/bin/bsde_tests}" --run_test='*/*cuda*' > "$out/tests.log" 2>&1
+      echo "== tests (exit $?)"; tail -n 3 "$out/tests.log" ;;
+    bench)
+      "$bsde" bench --backends cuda --repeats 5 --out "$out/bench" > "$out/bench.txt" 2>&1
+      echo "== bench (exit $?)"; cat "$out/bench.txt" ;;
+    speedup)
+      "$bsde" study --problem ex2 --K 6 --N 512 --backends serial,omp,cuda --out "$out/speedup" > "$out/speedup.txt" 2>&1
+      echo "== speedup (exit $?)"; cat "$out/speedup.txt" ;;
+    scaling)
+      { lscpu | grep -E "^(Model name|CPU\(s\)|Thread|Core|Socket)"
+        for threads in 1 2 4 8 16; do
+          echo "omp threads $threads: $(OMP_NUM_THREADS=$threads "$bsde" solve --problem ex2 --K 6 --N 256 --backend omp | grep '^sweep')"
+        done
+        echo "serial: $("$bsde" solve --problem ex2 --K 6 --N 256 --backend serial | grep '^sweep')"
+      } > "$out/scaling.txt" 2>&1
+      echo "== scaling"; cat "$out/scaling.txt" ;;
+    big)
+      "$bsde" solve --problem ex5 --K 6 --N 128 --backend cuda > "$out/ex5_n128.txt" 2>&1
+      echo "== ex5 K = 6, N = 128 (exit $?)"; cat "$out/ex5_n128.txt" ;;
+    *) echo "unknown stage $stage" >&2; exit 2 ;;
+  esac
+done
