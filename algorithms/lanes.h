@@ -1,7 +1,8 @@
 // Lanes: the threads that share the work of one grid point in the fused pass. A quadrature rule gives
 // lane r of a group of `size` lanes its nodes r, r + size, r + 2 size, ..., so all lanes evaluate at
-// once; sum(x) adds x over the group and gives every lane the total. The host backends run one lane per
-// point (SingleLane); the cuda backend a tile of a thread block (CudaContext, TileLanes).
+// once; sum(x) adds x over the group and gives every lane the total; stores() says which one lane writes
+// the point's results. The host backends run one lane per point (SingleLane); the cuda backend spreads a
+// point's lanes over the warps of a block (cuda_system.cuh, BlockLanes).
 #pragma once
 #include "host_device.h"
 
@@ -11,6 +12,7 @@ struct SingleLane {
     static constexpr int size = 1;
     __host__ __device__ int lane() const { return 0; }
     __host__ __device__ double sum(double x) const { return x; }
+    __host__ __device__ bool stores() const { return true; }
 };
 
 // Visits point body(i, lanes) for i = 0..count-1 with one lane per point: the host contexts' for_each_group.

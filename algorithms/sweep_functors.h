@@ -72,7 +72,8 @@ struct PointOrder {
     }
 };
 
-// body(i, lanes) for the grid point i of visit k (PointOrder), nothing past the grid's edge.
+// body(i, lanes) for the grid point i of visit k (PointOrder), nothing past the grid's edge (2D, where
+// the pass runs one lane per point: no lanes.sum() is skipped for a group that others wait on).
 template <int d, class Body>
 struct VisitInOrder {
     PointOrder<d> order;
@@ -169,7 +170,7 @@ struct LayerExpectations {
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
 // with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
 // With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums
-// before z^n and y^n, which every lane computes and lane 0 stores.
+// before z^n and y^n, which every lane computes and one lane stores.
 template <class Problem, class Evaluator>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
@@ -229,7 +230,7 @@ struct MultistepPointUpdate {
             ++used;
             if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
         }
-        if (lanes.lane() != 0) return;
+        if (!lanes.stores()) return;
         store_point(ring.layer(n), i, y, z);
         picard_change[i] = change;
         picard_used[i] = used;
