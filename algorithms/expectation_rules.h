@@ -1,7 +1,7 @@
 // Quadrature rules for the conditional expectations E[phi(w + dW)], dW ~ N(0, v), of one stored layer.
 // A rule calls sink.add(dW, omega) for each of its increments, so that E[phi] ~= sum omega phi(w + dW);
 // Sink::dimension is the dimension of dW. With lanes (lanes.h), lane r of a group of G takes the rule's
-// nodes r, r + G, ... (in the order below) and the group's sums add up to the rule.
+// nodes r, r + G, ... (of its innermost loop) and the group's sums add up to the rule.
 //
 //   GaussHermiteExpectation: dW = sqrt(2 v) a_l, omega = omega_l / sqrt(pi) (scheme.md), for smooth layers.
 //   CellGaussLegendreExpectation: for the terminal layer of kinked data, which Gauss-Hermite cannot resolve
@@ -49,10 +49,11 @@ struct GaussHermiteExpectation {
         if constexpr (Sink::dimension == 1) {
             for (int l = lanes.lane(); l < L; l += Lanes::size) sink.add(shift * nodes[l], weights[l]);
         } else {
-            for (int k = lanes.lane(); k < L * L; k += Lanes::size) {
-                const int l = k / L, m = k % L;
-                sink.add(Vec2{{shift * nodes[l], shift * nodes[m]}}, weights[l] * weights[m]);
-            }
+            // nested, so that whatever depends on the first component only (where the sink's interpolant
+            // locates it along axis 1) stays out of the inner loop; the lanes share the inner nodes
+            for (int l = 0; l < L; ++l)
+                for (int m = lanes.lane(); m < L; m += Lanes::size)
+                    sink.add(Vec2{{shift * nodes[l], shift * nodes[m]}}, weights[l] * weights[m]);
         }
     }
 };

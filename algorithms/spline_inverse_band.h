@@ -76,6 +76,7 @@ struct SplineMomentsByInverseBand {
                             : i > M - E ? right + (i - (M - E + 1)) * (2 * W + 1)
                                         : kernel;
         const int first = i - W > 1 ? i - W : 1, last = i + W < M - 1 ? i + W : M - 1;
+        // r_j = v_{j-1} - 2 v_j + v_{j+1} from a sliding window, one load per term
         double previous = v[first - 1], current = v[first], sum = 0.0;
         for (int j = first; j <= last; ++j) {
             const double next = v[j + 1];

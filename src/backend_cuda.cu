@@ -15,6 +15,9 @@ CudaContext::CudaContext() {
     BSDE_CUDA_CHECK(cudaFree(nullptr));  // create the context before measuring free memory
     std::size_t total = 0;
     BSDE_CUDA_CHECK(cudaMemGetInfo(&free_at_start_, &total));
+    int device = 0;
+    BSDE_CUDA_CHECK(cudaGetDevice(&device));
+    BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
     BSDE_CUDA_CHECK(cudaStreamCreate(&stream_));
     BSDE_CUSPARSE_CHECK(cusparseCreate(&cusparse_));
     BSDE_CUSPARSE_CHECK(cusparseSetStream(cusparse_, stream_));

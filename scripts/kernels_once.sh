@@ -1,0 +1,1 @@
+ncu --clock-control none --launch-skip 2000 --launch-count 12 --section SpeedOfLight build/bin/bsde solve --problem ex2 --K 6 --N 1024 --backend cuda 2>&1 | grep -E "^  [a-zA-Z_].*\(|Duration" | cut -c1-160
