@@ -136,6 +136,31 @@ struct StepCoefficients {
     int kinked_layer;  // the terminal layer when its data have a kink (read with the kinked rule), else -1
 };
 
+// The driver at a fixed time t, f(t, ., ., .), as a functor of (w, y, z). A problem whose driver has factors
+// of t alone (e.g. e^(t^2)) may define driver_at(t) returning such a functor with them computed once, as
+// the sweep evaluates the driver at one t for every node of a layer and every Picard iteration; for the
+// others DriverAt calls driver(t, w, y, z).
+template <class Problem>
+struct DriverAt {
+    Problem problem;
+    double t;
+    template <class P, class G>
+    __host__ __device__ double operator()(const P& w, double y, const G& z) const { return problem.driver(t, w, y, z); }
+};
+template <class P, class = void>
+struct has_driver_at : std::false_type {};
+template <class P>
+struct has_driver_at<P, std::void_t<decltype(std::declval<const P&>().driver_at(0.0))>> : std::true_type {};
+template <class Problem>
+__host__ __device__ auto driver_at(const Problem& problem, double t) {
+    if constexpr (has_driver_at<Problem>::value)
+        return problem.driver_at(t);
+    else
+        return DriverAt<Problem>{problem, t};
+}
+template <class Problem>
+using DriverAtTime = decltype(driver_at(std::declval<const Problem&>(), 0.0));
+
 // Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point w over a rule's
 // increments dW (a double in 1D, a Vec2 in 2D).
 template <class Problem, class Evaluator>
@@ -146,7 +171,7 @@ struct LayerExpectations {
     const Evaluator& evaluate;
     LayerView layer;
     P w;
-    double t_j;
+    DriverAtTime<Problem> driver;  // f(t_j, ., ., .)
     double y = 0.0, f = 0.0;
     P z{}, f_dw{};
 
@@ -155,7 +180,7 @@ struct LayerExpectations {
         const double y_at = evaluate(layer.values(0), layer.data(0), s);
         P z_at{};
         for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(layer.values(1 + k), layer.data(1 + k), s);
-        const double f_at = problem.driver(t_j, s.point, y_at, z_at);
+        const double f_at = driver(s.point, y_at, z_at);
         y += omega * y_at;
         f += omega * f_at;
         for (int k = 0; k < dimension; ++k) {
@@ -169,8 +194,8 @@ struct LayerExpectations {
 //   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
 // with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
-// With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums
-// before z^n and y^n, which every lane computes and one lane stores.
+// With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums;
+// then one lane computes z^n and y^n and stores them.
 template <class Problem, class Evaluator>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
@@ -195,7 +220,8 @@ struct MultistepPointUpdate {
         Point<d> expected_z1{};        // E_1[z_{n+1}]
         Point<d> z_sum{};              // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
         for (int j = 1; j <= K; ++j) {
-            LayerExpectations<Problem, Evaluator> e{problem, evaluate, ring.layer(n + j), w, t_n + j * dt};
+            LayerExpectations<Problem, Evaluator> e{problem, evaluate, ring.layer(n + j), w,
+                                                    driver_at(problem, t_n + j * dt)};
             if constexpr (has_terminal_kink<Problem>::value) {
                 if (n + j == c.kinked_layer) {
                     if constexpr (d == 1)
@@ -218,19 +244,20 @@ struct MultistepPointUpdate {
         Point<d> z{};
         for (int k = 0; k < d; ++k)
             component(z, k) = (lanes.sum(component(expected_z1, k)) + lanes.sum(component(z_sum, k))) / c.gamma_z[0];
+        if (!lanes.stores()) return;  // the sums were the lanes' shared work; Picard is the storing lane's
         const double step = c.ky * dt;
         const double explicit_y = expected_y + step * driver_sum;
+        const DriverAtTime<Problem> driver_n = driver_at(problem, t_n);
         double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
         double change = 0.0;
         int used = 0;
         while (used < picard_iterations) {
-            const double next = explicit_y + step * c.gamma_y[0] * problem.driver(t_n, w, y, z);
+            const double next = explicit_y + step * c.gamma_y[0] * driver_n(w, y, z);
             change = fabs(next - y);
             y = next;
             ++used;
             if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
         }
-        if (!lanes.stores()) return;
         store_point(ring.layer(n), i, y, z);
         picard_change[i] = change;
         picard_used[i] = used;

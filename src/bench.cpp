@@ -196,13 +196,14 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
 //     interpolation 23  shared by y and z: u = 1 - t, u^3 - u, t^3 - t (7); per column 8: two moments times
 //                       those, their sum, times dx^2/6, u v_i + t v_{i+1} and the sum
 //     accumulation 8  y, z, f += omega .; f dW += (omega f) dW
-//   2D, tensor spline (TensorSplineEvaluator), 170 + driver:
-//     rule 2          shift a_m, omega_l omega_m (shift a_l belongs to the outer loop)
-//     locate 48       w + dW (2); per axis (x - x_min) / dx and t (3) and the four B-spline weights (20)
+//   2D, tensor spline (TensorSplineEvaluator), 146 + driver (the rule's nodes in nested loops, l outer:
+//   what depends on axis 1 alone belongs to the outer loop, as its shift a_l does):
+//     rule 2          shift a_m, omega_l omega_m
+//     locate 24       axis 2: w_2 + dW_2 (1), (x - x_min) / dx and t (3), the four B-spline weights (20)
 //     interpolation 108  per function 16 coefficients: 4 rows of 4 products and 3 sums, times the row weight
 //                        and added (9 per row, 36 per function), 3 functions
 //     accumulation 12 y, f (2 each), z_k (2 each), f dW_k (2 each, omega f shared)
-//   2D, bicubic (BicubicEvaluator), 118 + driver: rule 2, locate 8, interpolation 3 x 32 (Horner in t2 then
+//   2D, bicubic (BicubicEvaluator), 114 + driver: rule 2, locate 4 (axis 2), interpolation 3 x 32 (Horner in t2 then
 //     t1: 4 x (3 + 1) multiply-adds), accumulation 12.
 NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D interpolation) {
     NodeCost cost;
@@ -213,12 +214,12 @@ NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D in
         cost.accumulation = 8;
     } else if (interpolation == Interpolation2D::bicubic) {
         cost.rule = 2;
-        cost.locate = 8;
+        cost.locate = 1 + 3;
         cost.interpolation = 3 * 32;
         cost.accumulation = 12;
     } else {
         cost.rule = 2;
-        cost.locate = 2 + 2 * (3 + 20);
+        cost.locate = 1 + 3 + 20;
         cost.interpolation = 3 * 36;
         cost.accumulation = 12;
     }
