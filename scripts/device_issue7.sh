@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU host: issue 7's measurements in one call; logs under $OUT (or ./out).
 #   tests    the cuda-dependent test cases (cuda equals serial, cuda solves)
+#   alltests the full test runner (every suite on serial, omp and cuda)
 #   bench    bsde bench on cuda: the four default cases
 #   speedup  ex2, K = 6, N = 256 and 512 on serial, omp and cuda side by side in one study (serial within a minute)
 #   scaling  omp over serial on ex2, K = 6, N = 256 with 1, 2, 4, 8, 16 threads (and the host's CPU topology)
@@ -19,6 +20,9 @@ for stage in "$@"; do
     tests)
       "${TESTS:-build/bin/bsde_tests}" --run_test='*/*cuda*' > "$out/tests.log" 2>&1
       echo "== tests (exit $?)"; tail -n 3 "$out/tests.log" ;;
+    alltests)
+      "${TESTS:-build/bin/bsde_tests}" > "$out/alltests.log" 2>&1
+      echo "== alltests (exit $?)"; tail -n 3 "$out/alltests.log" ;;
     bench)
       "$bsde" bench --backends cuda --repeats 5 --out "$out/bench" > "$out/bench.txt" 2>&1
       echo "== bench (exit $?)"; cat "$out/bench.txt" ;;
