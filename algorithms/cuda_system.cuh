@@ -97,18 +97,21 @@ public:
     void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
                            int m, int count, TridiagonalLayout layout, bool pivoting);
 
-    // body(i, lanes) for i = 0..count-1, enqueued on the stream, with max_lanes lanes per point, or half as
-    // many where those threads alone fill the device (each SM holding 3 blocks): extra lanes only pay where
-    // the points are too few to hide latency. On an H200, ex2 at K = 6: N = 1024 (32769 points) 0.096 s with
-    // 4 lanes, 0.100 s with 8; N = 256 (8193 points) 0.0099 s with 4, 0.0088 s with 8.
+    // body(i, lanes) for i = 0..count-1, enqueued on the stream, with the fewest lanes per point (a power of
+    // two up to max_lanes) whose threads still fill the device (3 blocks of 256 on each SM): extra lanes only
+    // pay where the points are too few to hide latency. On an H200, ex2 at K = 6: N = 1024 (32769 points)
+    // 0.096 s with 4 lanes, 0.100 s with 8; N = 256 (8193 points) 0.0099 s with 4, 0.0088 s with 8. The 2D
+    // fit's passes (a million entries) ran 3 % slower in all with 4 lanes than with one.
     template <int max_lanes, class Body>
     void for_each_group(int count, const Body& body) {
         if (count == 0) return;
-        constexpr int half = max_lanes > 1 ? max_lanes / 2 : 1;
-        if (half < max_lanes && static_cast<long long>(count) * half >= 3LL * group_block_threads * multiprocessors_)
-            launch_groups<half>(count, body);
-        else
-            launch_groups<max_lanes>(count, body);
+        if constexpr (max_lanes > 1) {
+            if (static_cast<long long>(count) * (max_lanes / 2) >= 3LL * group_block_threads * multiprocessors_) {
+                for_each_group<max_lanes / 2>(count, body);
+                return;
+            }
+        }
+        launch_groups<max_lanes>(count, body);
     }
 
     // CUB device reduction of n values into *out (device memory), enqueued on the stream.

@@ -60,7 +60,9 @@ SplineInverseBand spline_inverse_band(int M, SplineBoundary boundary);
 //   m_i = 6/dx^2 sum_{j = max(1, i-W)}^{min(M-1, i+W)} Q_ij (v_{j-1} - 2 v_j + v_{j+1})
 // (r_j of SplineRightHandSide; r_0 = r_M = 0 drop out), Q_ij = row[j - i + W] with row = left + i (2W+1)
 // for i < E, right + (i - (M-E+1)) (2W+1) for i > M-E, the kernel otherwise. The not-a-knot ends are in
-// Q's rows 0 and M. values and moments must not overlap.
+// Q's rows 0 and M. values and moments must not overlap. With lanes (lanes.h) the lanes of an entry take
+// the terms j = first + lane, first + lane + G, ... and add up their partial sums: a 1D fit has only
+// 2 (M+1) entries, too few for one thread each to hide the latency of 2W+1 terms.
 struct SplineMomentsByInverseBand {
     const double* values;
     double* moments;
@@ -69,22 +71,19 @@ struct SplineMomentsByInverseBand {
     const double* kernel;
     double inv_dx2;
     int M, W, E;
-    __host__ __device__ void operator()(int k) const {
+    template <class Lanes>
+    __host__ __device__ void operator()(int k, const Lanes& lanes) const {
         const int i = k % (M + 1);
         const double* v = values + (k - i);
         const double* row = i < E ? left + i * (2 * W + 1)
                             : i > M - E ? right + (i - (M - E + 1)) * (2 * W + 1)
                                         : kernel;
         const int first = i - W > 1 ? i - W : 1, last = i + W < M - 1 ? i + W : M - 1;
-        // r_j = v_{j-1} - 2 v_j + v_{j+1} from a sliding window, one load per term
-        double previous = v[first - 1], current = v[first], sum = 0.0;
-        for (int j = first; j <= last; ++j) {
-            const double next = v[j + 1];
-            sum += row[j - i + W] * (previous - 2.0 * current + next);
-            previous = current;
-            current = next;
-        }
-        moments[k] = 6.0 * inv_dx2 * sum;
+        double sum = 0.0;
+        for (int j = first + lanes.lane(); j <= last; j += Lanes::size)
+            sum += row[j - i + W] * (v[j - 1] - 2.0 * v[j] + v[j + 1]);
+        sum = lanes.sum(sum);
+        if (lanes.stores()) moments[k] = 6.0 * inv_dx2 * sum;
     }
 };
 
