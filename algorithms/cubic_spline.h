@@ -56,9 +56,11 @@ struct UniformGridLocator {
     __host__ __device__ CellPosition operator()(double x) const {
         const double x_max = x_min + M * dx;
         x = x < x_min ? x_min : (x > x_max ? x_max : x);
-        int cell = static_cast<int>((x - x_min) / dx);  // O(1) lookup on a uniform grid
+        // O(1) lookup on a uniform grid; times 1/dx, which the callers' node loops compute once, not a division
+        const double position = (x - x_min) * (1.0 / dx);
+        int cell = static_cast<int>(position);
         cell = cell > M - 1 ? M - 1 : cell;
-        return {cell, (x - x_min) / dx - cell};
+        return {cell, position - cell};
     }
 };
 
