@@ -167,7 +167,6 @@ template <class Problem, class Evaluator>
 struct LayerExpectations {
     static constexpr int dimension = Problem::dimension;
     using P = Point<dimension>;
-    const Problem& problem;
     const Evaluator& evaluate;
     LayerView layer;
     P w;
@@ -220,8 +219,7 @@ struct MultistepPointUpdate {
         Point<d> expected_z1{};        // E_1[z_{n+1}]
         Point<d> z_sum{};              // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
         for (int j = 1; j <= K; ++j) {
-            LayerExpectations<Problem, Evaluator> e{problem, evaluate, ring.layer(n + j), w,
-                                                    driver_at(problem, t_n + j * dt)};
+            LayerExpectations<Problem, Evaluator> e{evaluate, ring.layer(n + j), w, driver_at(problem, t_n + j * dt)};
             if constexpr (has_terminal_kink<Problem>::value) {
                 if (n + j == c.kinked_layer) {
                     if constexpr (d == 1)
