@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# profile the fused pass kernels (ncu, clocks untouched) and count exp sequences in the SASS
+# On the GPU host: profiles the fused pass of one main step of ex2 (K = 6, N = 1024) and of ex5 (K = 6,
+# N = 64) with Nsight Compute (clocks left alone: speed of light, occupancy, launch, compute, memory and
+# warp-state sections), and summarises the SASS of the pass kernels (instruction counts per kernel).
+# usage: scripts/device_profile.sh (after make); outputs under $OUT (or ./out)
 out=${OUT:-out}; mkdir -p $out
 nvidia-smi --query-gpu=name --format=csv,noheader > $out/device.txt
 cuobjdump -sass build/bin/bsde > $out/sass.txt 2>&1
