@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "backward_sweep.h"
 #include "bicubic.h"
+#include "raw_pointer.h"
 #include "spline_fitter.h"
 #include "tensor_spline.h"
 
@@ -99,9 +100,6 @@ public:
 private:
     template <class T>
     using Vector = typename Context::template vector<T>;
-
-    template <class V>
-    static auto raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
 
     static std::vector<double> to_host(const Vector<double>& v) {
         std::vector<double> out(v.size());

@@ -23,6 +23,7 @@
 #include "grid.h"
 #include "interpolation.h"
 #include "multistep_weights.h"
+#include "raw_pointer.h"
 #include "solver.h"
 #include "sweep_functors.h"
 
@@ -120,9 +121,6 @@ public:
     }
 
 private:
-    template <class V>
-    static auto raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
-
     int functions() const { return 1 + d; }
     int steps() const { return (K_ - 1) * substeps_ + (s_.N - K_ + 1); }
     std::size_t ring_doubles() const {

@@ -30,6 +30,7 @@
 #include "errors.h"
 #include "host_device.h"
 #include "point.h"
+#include "raw_pointer.h"
 
 namespace bsde {
 
@@ -175,9 +176,6 @@ public:
     BicubicEvaluator evaluator() const { return {M_, x_min_, dx_}; }
 
 private:
-    template <class V>
-    static double* raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
-
     Context& context_;
     int M_;
     double x_min_, dx_;

@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "cubic_spline.h"
+#include "raw_pointer.h"
 #include "spline_inverse_band.h"
 
 namespace bsde {
@@ -71,8 +72,6 @@ private:
     // device). On an H200, one thread per moment took 17 us per ex2 fit (M = 32768, 2 columns).
     static constexpr int inverse_band_lanes = 8;
 
-    template <class V>
-    static const double* raw(const V& v) { return thrust::raw_pointer_cast(v.data()); }
 
     Context& context_;
     int M_;

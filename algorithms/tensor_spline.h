@@ -25,6 +25,7 @@
 #include "cubic_spline.h"
 #include "host_device.h"
 #include "point.h"
+#include "raw_pointer.h"
 #include "spline_fitter.h"
 
 namespace bsde {
@@ -135,9 +136,6 @@ public:
     TensorSplineEvaluator evaluator() const { return {M_, x_min_, dx_}; }
 
 private:
-    template <class V>
-    static double* raw(V& v) { return thrust::raw_pointer_cast(v.data()); }
-
     Context& context_;
     int M_;
     double x_min_, dx_;
