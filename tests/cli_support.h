@@ -26,16 +26,59 @@ inline CliResult run(const std::vector<std::string>& args) {
     return {code, out.str(), err.str()};
 }
 
-// "bsde arg1 arg2 ...", for messages.
+// The text as a C string literal would show it (control and non-ASCII bytes as \xNN), for messages.
+inline std::string shown(const std::string& text) {
+    std::string s;
+    for (const char c : text) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u >= 0x7F) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02X", u);
+            s += hex;
+        } else {
+            s += c;
+        }
+    }
+    return s;
+}
+
+// "bsde 'arg1' 'arg2' ...", each argument shown(), for messages.
 inline std::string joined(const std::vector<std::string>& args) {
     std::string s = "bsde";
-    for (const std::string& a : args) s += " " + a;
+    for (const std::string& a : args) s += " '" + shown(a) + "'";
     return s;
+}
+
+// Exactly one line, starting with prefix.
+inline bool one_line(const std::string& text, const std::string& prefix) {
+    return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1 &&
+           text.compare(0, prefix.size(), prefix) == 0;
 }
 
 inline bool exists(const std::string& path) {
     struct stat st;
     return ::stat(path.c_str(), &st) == 0;
+}
+
+// A bad command line, its exit code and a part of its message.
+struct BadInput {
+    std::vector<std::string> args;
+    int code;
+    std::string message_contains;
+};
+
+// Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
+inline void check_bad_input(const BadInput& row) {
+    const CliResult r = run(row.args);
+    const std::string what = joined(row.args);
+    BOOST_CHECK_MESSAGE(r.code == row.code, what << ": expected exit code " << row.code << ", got " << r.code
+                                                 << " (err: " << shown(r.err) << ")");
+    BOOST_CHECK_MESSAGE(one_line(r.err, "bsde: error: "),
+                        what << ": expected one line starting 'bsde: error: ' on err, got '" << shown(r.err) << "'");
+    BOOST_CHECK_MESSAGE(r.err.find(row.message_contains) != std::string::npos,
+                        what << ": expected the message to contain '" << shown(row.message_contains) << "', got '"
+                             << shown(r.err) << "'");
+    BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
 }
 
 // /tmp/bsde_test_<suite>_<pid>/ with the files and folders a test case names there; all removed at the end.

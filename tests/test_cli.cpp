@@ -14,51 +14,22 @@
 #include "cli_support.h"
 #include "test_support.h"
 
+using bsde::test::BadInput;
+using bsde::test::check_bad_input;
 using bsde::test::CliResult;
-using bsde::test::run;
-using bsde::test::joined;
 using bsde::test::exists;
+using bsde::test::joined;
+using bsde::test::run;
 using bsde::test::ScratchDir;
+using bsde::test::shown;
 
 namespace {
-
-
-
-// err without its final newline, for messages.
-std::string chomp(std::string s) {
-    if (!s.empty() && s.back() == '\n') s.pop_back();
-    return s;
-}
-
 
 std::vector<std::string> lines_of(const std::string& path) {
     std::ifstream file(path);
     std::vector<std::string> lines;
     for (std::string line; std::getline(file, line);) lines.push_back(line);
     return lines;
-}
-
-
-struct BadInput {
-    std::vector<std::string> args;
-    int code;
-    std::string message_contains;
-};
-
-// Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
-void check_bad_input(const BadInput& row) {
-    const CliResult r = run(row.args);
-    const std::string what = joined(row.args);
-    const std::string prefix = "bsde: error: ";
-    BOOST_CHECK_MESSAGE(r.code == row.code, what << ": expected exit code " << row.code << ", got " << r.code
-                                                 << " (err: " << chomp(r.err) << ")");
-    const bool one_line = !r.err.empty() && r.err.back() == '\n' && r.err.find('\n') == r.err.size() - 1;
-    BOOST_CHECK_MESSAGE(one_line && r.err.compare(0, prefix.size(), prefix) == 0,
-                        what << ": expected one line starting '" << prefix << "' on err, got '" << r.err << "'");
-    BOOST_CHECK_MESSAGE(r.err.find(row.message_contains) != std::string::npos,
-                        what << ": expected the message to contain '" << row.message_contains << "', got '" << r.err
-                             << "'");
-    BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
 }
 
 }  // namespace
@@ -140,7 +111,7 @@ BOOST_AUTO_TEST_CASE(help_prints_usage) {
          std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"solve", "--help"}}) {
         const CliResult r = run(args);
         BOOST_CHECK_MESSAGE(r.code == 0,
-                            joined(args) << ": expected exit code 0, got " << r.code << " (" << chomp(r.err) << ")");
+                            joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
         BOOST_CHECK_MESSAGE(r.out.find("Usage: bsde") != std::string::npos,
                             joined(args) << ": expected 'Usage: bsde' on out, got '" << r.out << "'");
         BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
@@ -151,7 +122,7 @@ BOOST_AUTO_TEST_CASE(help_prints_usage) {
 void check_prints(const std::vector<std::string>& args, const std::string& expected) {
     const CliResult r = run(args);
     BOOST_CHECK_MESSAGE(r.code == 0,
-                        joined(args) << ": expected exit code 0, got " << r.code << " (" << chomp(r.err) << ")");
+                        joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
     BOOST_CHECK_MESSAGE(r.out.find(expected) != std::string::npos,
                         joined(args) << ": expected '" << expected << "' on out, got '" << r.out << "'");
     BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
@@ -201,7 +172,7 @@ BOOST_AUTO_TEST_CASE(solve_writes_csv) {
                                         "--output", csv};
     const CliResult r = run(args);
     BOOST_REQUIRE_MESSAGE(r.code == 0,
-                          joined(args) << ": expected exit code 0, got " << r.code << " (" << chomp(r.err) << ")");
+                          joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
     BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
     BOOST_CHECK_MESSAGE(!exists(csv + ".partial"), csv << ".partial remains");
     BOOST_REQUIRE_MESSAGE(exists(csv), csv << " was not written");

@@ -26,42 +26,17 @@
 #include "cli_support.h"
 #include "test_support.h"
 
+using bsde::test::BadInput;
+using bsde::test::check_bad_input;
 using bsde::test::CliResult;
-using bsde::test::run;
 using bsde::test::exists;
+using bsde::test::joined;
+using bsde::test::one_line;
+using bsde::test::run;
 using bsde::test::ScratchDir;
+using bsde::test::shown;
 
 namespace {
-
-
-// The arguments as a C string literal would show them (control and non-ASCII bytes as \xNN).
-std::string shown(const std::string& text) {
-    std::string s;
-    for (const char c : text) {
-        const unsigned char u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u >= 0x7F) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "\\x%02X", u);
-            s += hex;
-        } else {
-            s += c;
-        }
-    }
-    return s;
-}
-
-std::string joined(const std::vector<std::string>& args) {
-    std::string s = "bsde";
-    for (const std::string& a : args) s += " '" + shown(a) + "'";
-    return s;
-}
-
-bool one_line(const std::string& text, const std::string& prefix) {
-    return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1 &&
-           text.compare(0, prefix.size(), prefix) == 0;
-}
-
-
 
 // Sets an environment variable for the life of the object.
 class ScopedEnv {
@@ -74,27 +49,6 @@ public:
 private:
     const char* name_;
 };
-
-struct BadInput {
-    std::vector<std::string> args;
-    int code;
-    std::string message_contains;
-};
-
-// Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
-void check_bad_input(const BadInput& row) {
-    const CliResult r = run(row.args);
-    const std::string what = joined(row.args);
-    BOOST_CHECK_MESSAGE(r.code == row.code, what << ": expected exit code " << row.code << ", got " << r.code
-                                                 << " (err: " << shown(r.err) << ")");
-    BOOST_CHECK_MESSAGE(one_line(r.err, "bsde: error: "),
-                        what << ": expected one line starting 'bsde: error: ' on err, got '" << shown(r.err) << "'");
-    BOOST_CHECK_MESSAGE(r.err.find(row.message_contains) != std::string::npos,
-                        what << ": expected the message to contain '" << shown(row.message_contains) << "', got '"
-                             << shown(r.err) << "'");
-    BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
-}
-
 
 }  // namespace
 
