@@ -69,7 +69,7 @@ public:
                 x(points.begin(), points.end()), out(points.size());
             const int M = static_cast<int>(values.size()) - 1;
             thrust::transform(context.policy(), x.begin(), x.end(), out.begin(),
-                              SplineAtPoint{UniformGridLocator{x_min, dx, M}, CubicSplineColumn{raw(v), raw(m), dx}});
+                              SplineAtPoint{UniformGridLocator{x_min, dx, M}, CubicSplineColumn{raw(v), raw(m)}});
             return to_host(out);
         });
     }

@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <thrust/copy.h>
@@ -35,6 +36,8 @@ public:
     static constexpr int d = Problem::dimension;
     using Vector = typename Context::template vector<double>;
     using Fitter = typename Interpolation::template Fitter<Context>;
+    using Evaluator = decltype(std::declval<const Fitter&>().evaluator());
+    using Node = AxisNode<typename Evaluator::Shift>;
 
     BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings)
         : context_(context), problem_(problem), s_(settings), time_{settings.N, settings.T},
@@ -70,6 +73,8 @@ public:
         std::vector<double> weights(rule.weights);
         const double pi = 3.14159265358979323846;
         for (double& omega : weights) omega /= std::sqrt(pi);
+        host_nodes_ = rule.nodes;
+        host_weights_ = weights;
         nodes_.assign(rule.nodes.begin(), rule.nodes.end());
         weights_.assign(weights.begin(), weights.end());
         // rows k = 1..K of both weight tables, row k at offset k (K+1)
@@ -229,15 +234,15 @@ private:
         // the 2D rule of a terminal layer kinked along a line (unused otherwise)
         KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0}, space_.dx()};
         if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
-        const StepCoefficients coefficients{ky,
-                                            kz,
-                                            raw(gamma_y_) + ky * (K_ + 1),
-                                            raw(gamma_z_) + kz * (K_ + 1),
-                                            GaussHermiteExpectation{raw(nodes_), raw(weights_), s_.L},
-                                            CellGaussLegendreExpectation{space_.dx()},
-                                            kink_line_rule,
-                                            has_terminal_kink<Problem>::value ? terminal : -1};
-        using Update = MultistepPointUpdate<Problem, decltype(fitter_.evaluator())>;
+        const StepCoefficients<Evaluator> coefficients{ky,
+                                                       kz,
+                                                       raw(gamma_y_) + ky * (K_ + 1),
+                                                       raw(gamma_z_) + kz * (K_ + 1),
+                                                       GaussHermiteOnGrid<typename Evaluator::Shift>{node_table(dt), s_.L},
+                                                       CellGaussLegendreExpectation{space_.dx()},
+                                                       kink_line_rule,
+                                                       has_terminal_kink<Problem>::value ? terminal : -1};
+        using Update = MultistepPointUpdate<Problem, Evaluator>;
         double clock = phase_clock();
         const PointOrder<d> order{space_.M};
         context_.template for_each_group<lanes_per_point>(
@@ -258,6 +263,26 @@ private:
         clock = phase_clock();
         fit(layer);
         phase_add(phases_.fit, clock);
+    }
+
+    // The smooth rule's node table for steps of size dt (GaussHermiteOnGrid, grid_nodes.h): row j - 1 holds
+    // the L nodes of variance j dt, j = 1..K, each with its shift on the grid. Made on the host when dt
+    // changes (the start-up's fine steps, then the main steps), K L entries.
+    const Node* node_table(double dt) {
+        if (dt != node_table_dt_) {
+            const Evaluator evaluate = fitter_.evaluator();
+            std::vector<Node> table;
+            for (int j = 1; j <= K_; ++j) {
+                const double shift = std::sqrt(2.0 * (j * dt));  // as GaussHermiteExpectation's sqrt(2 v)
+                for (int l = 0; l < s_.L; ++l) {
+                    const double dW = shift * host_nodes_[l];
+                    table.push_back({dW, host_weights_[l], evaluate.shift(dW)});
+                }
+            }
+            node_table_.assign(table.begin(), table.end());
+            node_table_dt_ = dt;
+        }
+        return raw(node_table_);
     }
 
     // With settings.time_phases (bsde bench): waits for the work enqueued so far and reads the sweep's
@@ -391,7 +416,7 @@ private:
     double storage_bytes() const {
         return sizeof(double) * (ring_.size() + fine_ring_.size() + picard_change_.size() + nodes_.size() +
                                  weights_.size() + gamma_y_.size() + gamma_z_.size()) +
-               sizeof(int) * picard_used_.size() + sizeof(StepStatus) * status_.size() + fitter_.storage_bytes();
+               sizeof(Node) * node_table_.size() + sizeof(int) * picard_used_.size() + sizeof(StepStatus) * status_.size() + fitter_.storage_bytes();
     }
 
     // Most threads per grid point in the fused pass on cuda (lanes.h; the context takes half as many where
@@ -412,6 +437,9 @@ private:
     GridPoints<d> grid_;
     Fitter fitter_;
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_, picard_change_;
+    std::vector<double> host_nodes_, host_weights_;  // a_l, omega_l / sqrt(pi)
+    typename Context::template vector<Node> node_table_;
+    double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
     typename Context::template vector<int> picard_used_;
     typename Context::template vector<StepStatus> status_;
     std::vector<StepStatus> host_status_;

@@ -28,6 +28,7 @@
 
 #include "cubic_spline.h"
 #include "errors.h"
+#include "grid_nodes.h"
 #include "host_device.h"
 #include "point.h"
 #include "raw_pointer.h"
@@ -124,10 +125,24 @@ struct BicubicEvaluator {
         Vec2 point;     // the query clamped to the domain
     };
 
+    using Shift = CellShift;
+
     // Clamps to [x_min, x_min + M dx] (NaN to x_min), then the cell and local coordinates.
     __host__ __device__ Stencil locate(Vec2 x) const {
         const SquareGridLocator::Located at = SquareGridLocator{x_min, dx, M}(x);
         return {at.axis1.cell * M + at.axis2.cell, at.axis1.t, at.axis2.t, at.point};
+    }
+
+    __host__ __device__ Shift shift(double dW) const { return cell_shift(dW, dx); }
+
+    __host__ __device__ Stencil at(const GridSite<2>& site, const AxisNode<Shift>& along1,
+                                   const AxisNode<Shift>& along2) const {
+        const Vec2 x{{site.w[0] + along1.dW, site.w[1] + along2.dW}};
+        if (!shifted_cell_inside(site.index[0], along1.shift.cells, M) ||
+            !shifted_cell_inside(site.index[1], along2.shift.cells, M))
+            return locate(x);
+        return {(site.index[0] + along1.shift.cells) * M + site.index[1] + along2.shift.cells, along1.shift.t,
+                along2.shift.t, x};
     }
 
     // p(t1, t2) = sum_i t1^i (sum_j a_ij t2^j), Horner in both; values are not needed.

@@ -87,16 +87,22 @@ struct SquareGridLocator {
     }
 };
 
-// Evaluates one spline column at a located point.
+// The weights of the four data of a cell at local coordinate t, s(x) = u v_i + t v_{i+1} + a m_i + b m_{i+1}:
+//   u = 1 - t,  a = dx^2/6 (u^3 - u),  b = dx^2/6 (t^3 - t).
+struct CubicSplineWeights {
+    double u, t, a, b;
+};
+__host__ __device__ inline CubicSplineWeights cubic_spline_weights(double t, double dx) {
+    const double u = 1.0 - t, h = dx * dx / 6.0;
+    return {u, t, h * (u * u * u - u), h * (t * t * t - t)};
+}
+
+// Evaluates one spline column on a cell with its weights.
 struct CubicSplineColumn {
     const double* values;
     const double* moments;
-    double dx;
-    __host__ __device__ double operator()(CellPosition p) const {
-        const double u = 1.0 - p.t;
-        const double curvature = dx * dx / 6.0 *
-            ((u * u * u - u) * moments[p.cell] + (p.t * p.t * p.t - p.t) * moments[p.cell + 1]);
-        return u * values[p.cell] + p.t * values[p.cell + 1] + curvature;
+    __host__ __device__ double operator()(int cell, const CubicSplineWeights& w) const {
+        return w.u * values[cell] + w.t * values[cell + 1] + w.a * moments[cell] + w.b * moments[cell + 1];
     }
 };
 
@@ -104,7 +110,10 @@ struct CubicSplineColumn {
 struct SplineAtPoint {
     UniformGridLocator locate;
     CubicSplineColumn spline;
-    __host__ __device__ double operator()(double x) const { return spline(locate(x)); }
+    __host__ __device__ double operator()(double x) const {
+        const CellPosition p = locate(x);
+        return spline(p.cell, cubic_spline_weights(p.t, locate.dx));
+    }
 };
 
 // Right-hand side of the moment system, for entry k = column * (M+1) + row:

@@ -4,6 +4,8 @@
 // nodes r, r + G, ... (of its innermost loop) and the group's sums add up to the rule.
 //
 //   GaussHermiteExpectation: dW = sqrt(2 v) a_l, omega = omega_l / sqrt(pi) (scheme.md), for smooth layers.
+//   GaussHermiteOnGrid: the same nodes from a table made once per step size (grid_nodes.h), each with its
+//     shift on the grid, for the smooth layers of the fused pass; the sink gets the nodes (sink.add_node).
 //   CellGaussLegendreExpectation: for the terminal layer of kinked data, which Gauss-Hermite cannot resolve
 //     (its nodes are sqrt(2 v) * ~0.4 apart, the kink or its Kreiss-smoothed form only a few dx wide; the
 //     resulting error is O(v) pointwise, e.g. 1e-2 for Example 3 at N = 32). The integral of the layer's
@@ -16,6 +18,7 @@
 #pragma once
 #include <cmath>
 
+#include "grid_nodes.h"
 #include "host_device.h"
 #include "lanes.h"
 #include "point.h"
@@ -54,6 +57,27 @@ struct GaussHermiteExpectation {
             for (int l = 0; l < L; ++l)
                 for (int m = lanes.lane(); m < L; m += Lanes::size)
                     sink.add(Vec2{{shift * nodes[l], shift * nodes[m]}}, weights[l] * weights[m]);
+        }
+    }
+};
+
+// The nodes of GaussHermiteExpectation for the layers j = 1..K of a step, variance j dt, from a table of
+// AxisNode rows (row j - 1: dW = sqrt(2 j dt) a_l, omega_l / sqrt(pi) and the interpolation's shift of
+// dW). In 2D the tensor product of a row with itself, axis 1 outer as in GaussHermiteExpectation.
+template <class Shift>
+struct GaussHermiteOnGrid {
+    const AxisNode<Shift>* table;  // K rows of L nodes
+    int L;
+    template <class Sink, class Lanes = SingleLane>
+    __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
+        const AxisNode<Shift>* row = table + (j - 1) * L;
+        if constexpr (Sink::dimension == 1) {
+            for (int l = lanes.lane(); l < L; l += Lanes::size) sink.add_node(row[l]);
+        } else {
+            for (int l = 0; l < L; ++l) {
+                const AxisNode<Shift> along1 = row[l];
+                for (int m = lanes.lane(); m < L; m += Lanes::size) sink.add_node(along1, row[m]);
+            }
         }
     }
 };

@@ -1,7 +1,10 @@
 // The interpolation seam. A family names, for a backend context, the fitter that builds a layer's
 // interpolation data from its grid values and the evaluator the fused pass calls:
 //   Fitter:    data_size() (doubles per function), fit(values, data, functions), storage_bytes(), evaluator()
-//   Evaluator: Stencil locate(point) (clamped to the domain; stencil.point is the clamped point) and
+//   Evaluator: Stencil locate(point) (clamped to the domain; stencil.point is the clamped point),
+//              Shift shift(dW) (what an increment along one axis does on the grid, grid_nodes.h),
+//              Stencil at(site, axis nodes...) (the grid point `site` moved by one AxisNode per axis: the
+//              shifts' weights where the cell exists, else locate) and
 //              double operator()(values, data, stencil) for one function.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h). 2D: tensor-product spline and the
 // paper's bicubic (tensor_spline.h, bicubic.h). Both splines take their moments from SplineFitter, by the
@@ -11,6 +14,7 @@
 
 #include "bicubic.h"
 #include "cubic_spline.h"
+#include "grid_nodes.h"
 #include "solver.h"
 #include "spline_fitter.h"
 #include "tensor_spline.h"
@@ -21,15 +25,28 @@ namespace bsde {
 struct CubicSplineEvaluator {
     UniformGridLocator grid;
     struct Stencil {
-        CellPosition cell;
+        int cell;
+        CubicSplineWeights weights;
         double point;
+    };
+    struct Shift {
+        int cells;
+        CubicSplineWeights weights;
     };
     __host__ __device__ Stencil locate(double x) const {
         const CellPosition p = grid(x);
-        return {p, grid.x_min + (p.cell + p.t) * grid.dx};
+        return {p.cell, cubic_spline_weights(p.t, grid.dx), grid.x_min + (p.cell + p.t) * grid.dx};
+    }
+    __host__ __device__ Shift shift(double dW) const {
+        const CellShift s = cell_shift(dW, grid.dx);
+        return {s.cells, cubic_spline_weights(s.t, grid.dx)};
+    }
+    __host__ __device__ Stencil at(const GridSite<1>& site, const AxisNode<Shift>& node) const {
+        if (!shifted_cell_inside(site.index[0], node.shift.cells, grid.M)) return locate(site.w + node.dW);
+        return {site.index[0] + node.shift.cells, node.shift.weights, site.w + node.dW};
     }
     __host__ __device__ double operator()(const double* values, const double* moments, const Stencil& s) const {
-        return CubicSplineColumn{values, moments, grid.dx}(s.cell);
+        return CubicSplineColumn{values, moments}(s.cell, s.weights);
     }
 };
 

@@ -45,6 +45,13 @@ struct GridPoints {
             return Vec2{{x_min + (i / (M + 1)) * dx, x_min + (i % (M + 1)) * dx}};
         }
     }
+    __host__ __device__ GridSite<d> site(int i) const {
+        if constexpr (d == 1) {
+            return {operator()(i), {i}};
+        } else {
+            return {operator()(i), {i / (M + 1), i % (M + 1)}};
+        }
+    }
 };
 
 // The order in which the fused pass visits the grid: k = i in 1D. In 2D the grid is cut into tiles of
@@ -125,12 +132,14 @@ struct PointStatus {
     }
 };
 
-// Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules.
+// Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules (the smooth
+// layers' nodes with the interpolation's shifts, for an Evaluator of interpolation.h).
+template <class Evaluator>
 struct StepCoefficients {
     int ky, kz;
     const double* gamma_y;  // ky + 1 entries
     const double* gamma_z;  // kz + 1 entries
-    GaussHermiteExpectation smooth_rule;
+    GaussHermiteOnGrid<typename Evaluator::Shift> smooth_rule;
     CellGaussLegendreExpectation kinked_rule;  // 1D
     KinkLineExpectation kink_line_rule;        // 2D
     int kinked_layer;  // the terminal layer when its data have a kink (read with the kinked rule), else -1
@@ -161,21 +170,31 @@ __host__ __device__ auto driver_at(const Problem& problem, double t) {
 template <class Problem>
 using DriverAtTime = decltype(driver_at(std::declval<const Problem&>(), 0.0));
 
-// Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point w over a rule's
-// increments dW (a double in 1D, a Vec2 in 2D).
+// Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point `site` over a rule's
+// increments dW (a double in 1D, a Vec2 in 2D): given as dW (add: located) or as one table node per axis
+// (add_node: the node's shifts on the grid, grid_nodes.h).
 template <class Problem, class Evaluator>
 struct LayerExpectations {
     static constexpr int dimension = Problem::dimension;
     using P = Point<dimension>;
+    using Node = AxisNode<typename Evaluator::Shift>;
     const Evaluator& evaluate;
     LayerView layer;
-    P w;
+    GridSite<dimension> site;
     DriverAtTime<Problem> driver;  // f(t_j, ., ., .)
     double y = 0.0, f = 0.0;
     P z{}, f_dw{};
 
     __host__ __device__ void add(const P& dW, double omega) {
-        const typename Evaluator::Stencil s = evaluate.locate(w + dW);  // clamped to the domain
+        accumulate(evaluate.locate(site.w + dW), dW, omega);  // clamped to the domain
+    }
+    __host__ __device__ void add_node(const Node& node) { accumulate(evaluate.at(site, node), node.dW, node.omega); }
+    __host__ __device__ void add_node(const Node& along1, const Node& along2) {
+        accumulate(evaluate.at(site, along1, along2), Vec2{{along1.dW, along2.dW}}, along1.omega * along2.omega);
+    }
+
+private:
+    __host__ __device__ void accumulate(const typename Evaluator::Stencil& s, const P& dW, double omega) {
         const double y_at = evaluate(layer.values(0), layer.data(0), s);
         P z_at{};
         for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(layer.values(1 + k), layer.data(1 + k), s);
@@ -202,7 +221,7 @@ struct MultistepPointUpdate {
     Evaluator evaluate;
     LayerRingView ring;
     GridPoints<d> grid;
-    StepCoefficients c;
+    StepCoefficients<Evaluator> c;
     int n;             // the layer being computed
     double t_n, dt;
     int picard_iterations;
@@ -212,14 +231,15 @@ struct MultistepPointUpdate {
 
     template <class Lanes>
     __host__ __device__ void operator()(int i, const Lanes& lanes) const {
-        const Point<d> w = grid(i);
+        const GridSite<d> site = grid.site(i);
+        const Point<d> w = site.w;
         const int K = c.ky > c.kz ? c.ky : c.kz;
         double expected_y = 0.0;       // E_ky[y_{n+ky}]
         double driver_sum = 0.0;       // sum_{j<=ky} gy_j E_j[f_j]
         Point<d> expected_z1{};        // E_1[z_{n+1}]
         Point<d> z_sum{};              // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
         for (int j = 1; j <= K; ++j) {
-            LayerExpectations<Problem, Evaluator> e{evaluate, ring.layer(n + j), w, driver_at(problem, t_n + j * dt)};
+            LayerExpectations<Problem, Evaluator> e{evaluate, ring.layer(n + j), site, driver_at(problem, t_n + j * dt)};
             if constexpr (has_terminal_kink<Problem>::value) {
                 if (n + j == c.kinked_layer) {
                     if constexpr (d == 1)
@@ -227,9 +247,9 @@ struct MultistepPointUpdate {
                     else
                         c.kink_line_rule(j * dt, w, e, lanes);
                 } else
-                    c.smooth_rule(j * dt, e, lanes);
+                    c.smooth_rule(j, e, lanes);
             } else {
-                c.smooth_rule(j * dt, e, lanes);
+                c.smooth_rule(j, e, lanes);
             }
             if (j == c.ky) expected_y = e.y;
             if (j == 1) expected_z1 = e.z;

@@ -23,6 +23,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "cubic_spline.h"
+#include "grid_nodes.h"
 #include "host_device.h"
 #include "point.h"
 #include "raw_pointer.h"
@@ -75,6 +76,10 @@ struct TensorSplineEvaluator {
         double w1[4], w2[4];    // B-spline weights in each axis
         Vec2 point;             // the query clamped to the domain
     };
+    struct Shift {
+        int cells;
+        double w[4];  // B-spline weights of t
+    };
 
     // Clamps to [x_min, x_min + M dx] (NaN to x_min), then the cell and the weights.
     __host__ __device__ Stencil locate(Vec2 x) const {
@@ -84,6 +89,30 @@ struct TensorSplineEvaluator {
         s.first = at.axis1.cell * (M + 3) + at.axis2.cell;
         cubic_bspline_weights(at.axis1.t, s.w1);
         cubic_bspline_weights(at.axis2.t, s.w2);
+        return s;
+    }
+
+    __host__ __device__ Shift shift(double dW) const {
+        const CellShift c = cell_shift(dW, dx);
+        Shift s;
+        s.cells = c.cells;
+        cubic_bspline_weights(c.t, s.w);
+        return s;
+    }
+
+    __host__ __device__ Stencil at(const GridSite<2>& site, const AxisNode<Shift>& along1,
+                                   const AxisNode<Shift>& along2) const {
+        const Vec2 x{{site.w[0] + along1.dW, site.w[1] + along2.dW}};
+        if (!shifted_cell_inside(site.index[0], along1.shift.cells, M) ||
+            !shifted_cell_inside(site.index[1], along2.shift.cells, M))
+            return locate(x);
+        Stencil s;
+        s.point = x;
+        s.first = (site.index[0] + along1.shift.cells) * (M + 3) + site.index[1] + along2.shift.cells;
+        for (int k = 0; k < 4; ++k) {
+            s.w1[k] = along1.shift.w[k];
+            s.w2[k] = along2.shift.w[k];
+        }
         return s;
     }
 
