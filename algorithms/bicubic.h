@@ -137,12 +137,11 @@ struct BicubicEvaluator {
 
     __host__ __device__ Stencil at(const GridSite<2>& site, const AxisNode<Shift>& along1,
                                    const AxisNode<Shift>& along2) const {
-        const Vec2 x{{site.w[0] + along1.dW, site.w[1] + along2.dW}};
-        if (!shifted_cell_inside(site.index[0], along1.shift.cells, M) ||
-            !shifted_cell_inside(site.index[1], along2.shift.cells, M))
-            return locate(x);
-        return {(site.index[0] + along1.shift.cells) * M + site.index[1] + along2.shift.cells, along1.shift.t,
-                along2.shift.t, x};
+        const Stencil shifted{(site.index[0] + along1.shift.cells) * M + site.index[1] + along2.shift.cells,
+                              along1.shift.t, along2.shift.t, Vec2{{site.w[0] + along1.dW, site.w[1] + along2.dW}}};
+        const bool inside = shifted_cell_inside(site.index[0], along1.shift.cells, M) &&
+                            shifted_cell_inside(site.index[1], along2.shift.cells, M);
+        return inside ? shifted : locate(shifted.point);
     }
 
     // p(t1, t2) = sum_i t1^i (sum_j a_ij t2^j), Horner in both; values are not needed.

@@ -70,11 +70,13 @@ struct BlockLanes {
     }
 };
 
-// body(i, BlockLanes<G>) for the grid points i = 0..count-1. Registers capped so that 3 blocks (1D, G = 8)
-// or 4 blocks (G = 1, 2D) fit on an SM: on an H200 that ran ex2 (K = 6, N = 1024) 4 % and ex5 (K = 6,
-// N = 64) 10 % faster than the compiler's own choice (80 and 128 registers, 3 and 2 blocks).
+// body(i, BlockLanes<G>) for the grid points i = 0..count-1. Registers capped (80) so that 3 blocks fit on
+// an SM: on an H200 that ran ex2 (K = 6, N = 1024) 4 % and ex5 (K = 6, N = 64) 8 % faster than the
+// compiler's own choice (80 and 128 registers, 3 and 2 blocks). 2D ran 10 % faster with 4 blocks (64
+// registers) while its nodes were located point by point, 10 % slower once they came from the node
+// table (grid_nodes.h), whose weights stay in registers across the inner loop (docs/performance.md).
 template <int G, class Body>
-__global__ void __launch_bounds__(group_block_threads, G == 1 ? 4 : 3) for_each_group_kernel(int count, Body body) {
+__global__ void __launch_bounds__(group_block_threads, 3) for_each_group_kernel(int count, Body body) {
     __shared__ double partial[group_block_threads];
     const int i = blockIdx.x * BlockLanes<G>::points + threadIdx.x % BlockLanes<G>::points;
     body(i < count ? i : count - 1, BlockLanes<G>{partial, i < count});

@@ -18,13 +18,13 @@ struct GridSite {
 
 // Whole cells and the local coordinate of an increment dW along one axis of spacing dx.
 struct CellShift {
-    int cells;
     double t;
+    int cells;
 };
 __host__ __device__ inline CellShift cell_shift(double dW, double dx) {
     const double position = dW * (1.0 / dx);
     const int cells = static_cast<int>(floor(position));
-    return {cells, position - cells};
+    return {position - cells, cells};
 }
 
 // Whether cell index + cells exists on a grid of M cells.
@@ -34,9 +34,10 @@ __host__ __device__ inline bool shifted_cell_inside(int index, int cells, int M)
 }
 
 // A rule's node along one axis: its increment dW, its weight omega and what the interpolation makes
-// of dW on the grid (the evaluator's Shift: the cells and the weights of t).
+// of dW on the grid (the evaluator's Shift: the weights of t and the cells; aligned, and the cells last, so
+// that a node is read with a few wide loads).
 template <class Shift>
-struct AxisNode {
+struct alignas(16) AxisNode {
     double dW, omega;
     Shift shift;
 };

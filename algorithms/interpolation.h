@@ -30,8 +30,8 @@ struct CubicSplineEvaluator {
         double point;
     };
     struct Shift {
-        int cells;
         CubicSplineWeights weights;
+        int cells;
     };
     __host__ __device__ Stencil locate(double x) const {
         const CellPosition p = grid(x);
@@ -39,11 +39,11 @@ struct CubicSplineEvaluator {
     }
     __host__ __device__ Shift shift(double dW) const {
         const CellShift s = cell_shift(dW, grid.dx);
-        return {s.cells, cubic_spline_weights(s.t, grid.dx)};
+        return {cubic_spline_weights(s.t, grid.dx), s.cells};
     }
     __host__ __device__ Stencil at(const GridSite<1>& site, const AxisNode<Shift>& node) const {
-        if (!shifted_cell_inside(site.index[0], node.shift.cells, grid.M)) return locate(site.w + node.dW);
-        return {site.index[0] + node.shift.cells, node.shift.weights, site.w + node.dW};
+        const Stencil shifted{site.index[0] + node.shift.cells, node.shift.weights, site.w + node.dW};
+        return shifted_cell_inside(site.index[0], node.shift.cells, grid.M) ? shifted : locate(shifted.point);
     }
     __host__ __device__ double operator()(const double* values, const double* moments, const Stencil& s) const {
         return CubicSplineColumn{values, moments}(s.cell, s.weights);

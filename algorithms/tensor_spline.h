@@ -77,8 +77,8 @@ struct TensorSplineEvaluator {
         Vec2 point;             // the query clamped to the domain
     };
     struct Shift {
-        int cells;
         double w[4];  // B-spline weights of t
+        int cells;
     };
 
     // Clamps to [x_min, x_min + M dx] (NaN to x_min), then the cell and the weights.
@@ -102,18 +102,16 @@ struct TensorSplineEvaluator {
 
     __host__ __device__ Stencil at(const GridSite<2>& site, const AxisNode<Shift>& along1,
                                    const AxisNode<Shift>& along2) const {
-        const Vec2 x{{site.w[0] + along1.dW, site.w[1] + along2.dW}};
-        if (!shifted_cell_inside(site.index[0], along1.shift.cells, M) ||
-            !shifted_cell_inside(site.index[1], along2.shift.cells, M))
-            return locate(x);
         Stencil s;
-        s.point = x;
+        s.point = Vec2{{site.w[0] + along1.dW, site.w[1] + along2.dW}};
         s.first = (site.index[0] + along1.shift.cells) * (M + 3) + site.index[1] + along2.shift.cells;
         for (int k = 0; k < 4; ++k) {
             s.w1[k] = along1.shift.w[k];
             s.w2[k] = along2.shift.w[k];
         }
-        return s;
+        const bool inside = shifted_cell_inside(site.index[0], along1.shift.cells, M) &&
+                            shifted_cell_inside(site.index[1], along2.shift.cells, M);
+        return inside ? s : locate(s.point);
     }
 
     // s = sum_a B_a(t1) sum_b B_b(t2) d_{c1-1+a, c2-1+b}; values are not needed.
