@@ -189,39 +189,31 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
     return invocation.backends;
 }
 
-// The count, part by part (the rule of bench.h; README, "Benchmark"):
-//   1D, cubic spline (LayerExpectations::add with CubicSplineEvaluator), 39 + driver:
-//     rule 1          dW = shift a_l
-//     locate 7        w + dW; (x - x_min) / dx; t = . - cell; the clamped point x_min + (cell + t) dx (3)
-//     interpolation 23  shared by y and z: u = 1 - t, u^3 - u, t^3 - t (7); per column 8: two moments times
-//                       those, their sum, times dx^2/6, u v_i + t v_{i+1} and the sum
-//     accumulation 8  y, z, f += omega .; f dW += (omega f) dW
-//   2D, tensor spline (TensorSplineEvaluator), 146 + driver (the rule's nodes in nested loops, l outer:
-//   what depends on axis 1 alone belongs to the outer loop, as its shift a_l does):
-//     rule 2          shift a_m, omega_l omega_m
-//     locate 24       axis 2: w_2 + dW_2 (1), (x - x_min) / dx and t (3), the four B-spline weights (20)
+// The count, part by part (the rule of bench.h; README, "Benchmark"). A node's cell and weights come from
+// the node table (grid_nodes.h); w + dW is formed only for drivers that read w (none of the paper's), as
+// part of the driver.
+//   1D, cubic spline (CubicSplineEvaluator), 23 + driver:
+//     rule 0          omega_l from the table
+//     interpolation 14  per column u v_i + t v_{i+1} + a m_i + b m_{i+1}: 4 products, 3 sums (a multiply and 3
+//                       multiply-adds, 7), 2 columns
+//     accumulation 9  y, z, f += omega . (2 each); f dW += (omega f) dW (3)
+//   2D, tensor spline (TensorSplineEvaluator), 122 + driver (the rule's nodes in nested loops, l outer):
+//     rule 1          omega_l omega_m
 //     interpolation 108  per function 16 coefficients: 4 rows of 4 products and 3 sums, times the row weight
 //                        and added (9 per row, 36 per function), 3 functions
-//     accumulation 12 y, f (2 each), z_k (2 each), f dW_k (2 each, omega f shared)
-//   2D, bicubic (BicubicEvaluator), 114 + driver: rule 2, locate 4 (axis 2), interpolation 3 x 32 (Horner in t2 then
-//     t1: 4 x (3 + 1) multiply-adds), accumulation 12.
+//     accumulation 13 y, f (2 each), z_k (2 each), omega f (1), f dW_k (2 each)
+//   2D, bicubic (BicubicEvaluator), 110 + driver: rule 1, interpolation 3 x 32 (Horner in t2 then t1: 4 x (3 + 1)
+//     multiply-adds), accumulation 13.
 NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D interpolation) {
     NodeCost cost;
     if (dimension == 1) {
-        cost.rule = 1;
-        cost.locate = 7;
-        cost.interpolation = 23;
-        cost.accumulation = 8;
-    } else if (interpolation == Interpolation2D::bicubic) {
-        cost.rule = 2;
-        cost.locate = 1 + 3;
-        cost.interpolation = 3 * 32;
-        cost.accumulation = 12;
+        cost.rule = 0;
+        cost.interpolation = 2 * 7;
+        cost.accumulation = 9;
     } else {
-        cost.rule = 2;
-        cost.locate = 1 + 3 + 20;
-        cost.interpolation = 3 * 36;
-        cost.accumulation = 12;
+        cost.rule = 1;
+        cost.interpolation = interpolation == Interpolation2D::bicubic ? 3 * 32 : 3 * 36;
+        cost.accumulation = 13;
     }
     const ProblemInfo* info = problem_named(problem);
     const std::string name = info ? info->name : problem;
@@ -363,7 +355,7 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         const NodeCost& c = r.cost;
         notes += "  " + r.case_name + " (" + r.problem + ", " + std::to_string(r.dimension) + "D " +
                  interpolation_name(r) + ", L = " + std::to_string(r.L) + "): " + format("%g", c.flops()) +
-                 " flops = rule " + format("%g", c.rule) + " + locate " + format("%g", c.locate) + " + interpolation " +
+                 " flops = rule " + format("%g", c.rule) + " + interpolation " +
                  format("%g", c.interpolation) + " + driver " + format("%g", c.driver) + " + accumulation " +
                  format("%g", c.accumulation) + "; " +
                  (c.transcendentals > 0 ? format("%g", c.transcendentals) + " " + c.transcendental_names

@@ -38,15 +38,16 @@ void validate_bench(const Invocation& invocation);
 // requested backend that is not available.
 std::vector<Backend> bench_backends(const Invocation& invocation);
 
-// The operation count of one quadrature-node evaluation of the fused pass (LayerExpectations::add in
+// The operation count of one quadrature-node evaluation of the fused pass (LayerExpectations::add_node in
 // sweep_functors.h, with the rule's loop): flops by part and the problem's transcendental calls, which
 // are not in the flops. Each FP64 +, -, *, / that depends on the node is one flop (a fused multiply-add
-// is 2; a division, several instructions, 1); values that depend only on the grid or the layer (x_min +
-// M dx, dx^2/6, the rule's shift, t_j and functions of it) and clamps, comparisons and conversions are
-// not counted. The per-point work after the nodes (z^n, Picard) is not counted either.
+// is 2; a division, several instructions, 1); values that depend only on the grid, the layer or the node
+// (the node table of grid_nodes.h: a node's increment, weight, cells and interpolation weights, made once
+// per step size; x_min + M dx, t_j and functions of it), integer index arithmetic, comparisons, and the
+// locating of the few points whose node falls off the grid are not counted. The per-point work after the
+// nodes (z^n, Picard) is not counted either.
 struct NodeCost {
-    double rule = 0;           // the node's increment and weight
-    double locate = 0;         // w + dW, cell and local coordinates (2D spline: the B-spline weights)
+    double rule = 0;           // the node's weight (2D: the product of the axes' weights)
     double interpolation = 0;  // y and the d components of z at the node
     double driver = 0;         // f(t, w, y, z), without its transcendental calls
     double accumulation = 0;   // the sums E[y], E[z], E[f], E[f dW]
@@ -54,7 +55,7 @@ struct NodeCost {
     std::string transcendental_names;  // "exp", or empty
     bool driver_known = false;  // false: a problem missing from the driver table, its driver counted as 0
     bool kinked_terminal = false;  // terminal layer read with a finer rule near its kink (not counted)
-    double flops() const { return rule + locate + interpolation + driver + accumulation; }
+    double flops() const { return rule + interpolation + driver + accumulation; }
 };
 
 // The count for a problem (name or alias), its dimension and, in 2D, the interpolation.
