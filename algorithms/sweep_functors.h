@@ -179,21 +179,11 @@ struct LayerExpectations {
     using P = Point<dimension>;
     using Node = AxisNode<typename Evaluator::Shift>;
     const Evaluator& evaluate;
-    const double* values[1 + dimension];  // the layer's columns of y, z_1.., found once, not per node
-    const double* data[1 + dimension];
+    LayerView layer;
     GridSite<dimension> site;
     DriverAtTime<Problem> driver;  // f(t_j, ., ., .)
     double y = 0.0, f = 0.0;
     P z{}, f_dw{};
-
-    __host__ __device__ LayerExpectations(const Evaluator& evaluate, const LayerView& layer, const GridSite<dimension>& site,
-                                          const DriverAtTime<Problem>& driver)
-        : evaluate(evaluate), site(site), driver(driver) {
-        for (int k = 0; k <= dimension; ++k) {
-            values[k] = layer.values(k);
-            data[k] = layer.data(k);
-        }
-    }
 
     __host__ __device__ void add(const P& dW, double omega) {
         accumulate(evaluate.locate(site.w + dW), dW, omega);  // clamped to the domain
@@ -205,9 +195,9 @@ struct LayerExpectations {
 
 private:
     __host__ __device__ void accumulate(const typename Evaluator::Stencil& s, const P& dW, double omega) {
-        const double y_at = evaluate(values[0], data[0], s);
+        const double y_at = evaluate(layer.values(0), layer.data(0), s);
         P z_at{};
-        for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(values[1 + k], data[1 + k], s);
+        for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(layer.values(1 + k), layer.data(1 + k), s);
         const double f_at = driver(s.point, y_at, z_at);
         y += omega * y_at;
         f += omega * f_at;
