@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -81,45 +82,41 @@ inline void check_bad_input(const BadInput& row) {
     BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
 }
 
-// /tmp/bsde_test_<suite>_<pid>/ with the files and folders a test case names there; all removed at the end.
+// /tmp/bsde_test_<suite>_<pid>_<n>/ for the files and folders a test case names there, removed with its
+// contents at the end.
 class ScratchDir {
 public:
-    explicit ScratchDir(const std::string& suite) : dir_("/tmp/bsde_test_" + suite + "_" + std::to_string(::getpid())) {
-        ::mkdir(dir_.c_str(), 0700);
+    explicit ScratchDir(const std::string& suite) {
+        static int count = 0;
+        dir_ = "/tmp/bsde_test_" + suite + "_" + std::to_string(::getpid()) + "_" + std::to_string(count++);
+        std::filesystem::remove_all(dir_);
+        std::filesystem::create_directories(dir_);
         BOOST_REQUIRE_MESSAGE(exists(dir_), "cannot create the scratch directory " << dir_);
     }
     ~ScratchDir() {
-        for (const std::string& f : files_) {
-            std::remove(f.c_str());
-            std::remove((f + ".partial").c_str());
-        }
-        for (auto d = dirs_.rbegin(); d != dirs_.rend(); ++d) ::rmdir(d->c_str());
-        ::rmdir(dir_.c_str());
+        std::error_code ignored;
+        std::filesystem::remove_all(dir_, ignored);
     }
     ScratchDir(const ScratchDir&) = delete;
     ScratchDir& operator=(const ScratchDir&) = delete;
 
-    // A path in the directory, removed (with its .partial) at the end; the file is not created.
-    std::string path(const std::string& name) {
-        files_.push_back(dir_ + "/" + name);
-        return files_.back();
-    }
+    // A path in the directory; the file is not created.
+    std::string path(const std::string& name) const { return dir_ + "/" + name; }
     // A file with the given contents, byte for byte.
-    std::string write(const std::string& name, const std::string& contents) {
+    std::string write(const std::string& name, const std::string& contents) const {
         const std::string p = path(name);
         std::ofstream(p, std::ios::binary) << contents;
         return p;
     }
-    // A folder in the directory, removed at the end.
-    std::string directory(const std::string& name) {
-        dirs_.push_back(dir_ + "/" + name);
-        ::mkdir(dirs_.back().c_str(), 0700);
-        return dirs_.back();
+    // A folder in the directory.
+    std::string directory(const std::string& name) const {
+        const std::string p = path(name);
+        std::filesystem::create_directories(p);
+        return p;
     }
 
 private:
     std::string dir_;
-    std::vector<std::string> files_, dirs_;
 };
 
 }  // namespace bsde::test

@@ -1,7 +1,5 @@
 // The command-line front end: exit codes, one-line error messages, the good paths and the
 // all-or-nothing --output file.
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>

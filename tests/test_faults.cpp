@@ -4,8 +4,6 @@
 // (a warning, or exit 3 with --strict); a non-finite value (exit 3); --backend cuda without a device (exit 4).
 // The memory and allocation cases use the test hooks BSDE_TEST_FREE_BYTES and BSDE_TEST_FAIL_ALLOCATION
 // (README, "Errors and exit codes").
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <climits>

@@ -1,12 +1,9 @@
 // The study runner: list parsing, the table's columns, orders, speedups and empty cells from known
 // inputs, the CSV and Markdown round trips, and a tiny study end to end through the command line.
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -26,29 +23,9 @@ using bsde::test::CliResult;
 using bsde::test::run;
 using bsde::test::joined;
 using bsde::test::exists;
+using bsde::test::ScratchDir;
 
 namespace {
-
-// /tmp/bsde_test_study_<pid>_<n>/, removed with its contents at the end.
-class ScratchDir {
-public:
-    ScratchDir() {
-        static int count = 0;
-        dir_ = "/tmp/bsde_test_study_" + std::to_string(::getpid()) + "_" + std::to_string(count++);
-        std::filesystem::remove_all(dir_);
-        std::filesystem::create_directories(dir_);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(dir_, ignored);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    std::string path(const std::string& name) const { return dir_ + "/" + name; }
-
-private:
-    std::string dir_;
-};
 
 // A study from known numbers: K = 1 at N = 16, 32, 64 and K = 2 at N = 16; serial left out of K = 1,
 // N = 64; no cuda memory measured at K = 2.
@@ -291,7 +268,7 @@ BOOST_AUTO_TEST_CASE(durations) {
 
 BOOST_AUTO_TEST_CASE(bad_study_input_exits_2) {
     BOOST_TEST_MESSAGE("bad study input: one 'bsde: error:' line naming the option, exit 2, nothing on out");
-    ScratchDir scratch;
+    ScratchDir scratch("study");
     std::ofstream(scratch.path("file")) << "not a folder\n";
     const std::vector<std::pair<std::vector<std::string>, std::string>> rows{
         {{"study", "--K", "1-x"}, "--K '1-x'"},
@@ -339,7 +316,7 @@ BOOST_AUTO_TEST_CASE(cuda_requested_without_a_device_exits_4) {
 
 BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     BOOST_TEST_MESSAGE("bsde study --problem ex1 --K 1-2 --N 8,16 --backends serial,omp --out DIR: table, files, plots");
-    ScratchDir scratch;
+    ScratchDir scratch("study");
     const std::string dir = scratch.path("out");
     const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1-2", "--N", "8,16",
                                         "--backends", "serial,omp", "--out", dir};
