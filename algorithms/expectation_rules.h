@@ -72,7 +72,16 @@ struct GaussHermiteOnGrid {
     __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
         if constexpr (Sink::dimension == 1) {
-            for (int l = lanes.lane(); l < L; l += Lanes::size) sink.add_node(row[l]);
+            // each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
+            // are issued (on the GPU a dependent cache round trip less per node: on an H200 ex2 K = 6 ran 1-2 %
+            // faster, K = 3, N = 256 4 %; docs/performance.md, entry 14)
+            int next_cells = row[lanes.lane() < L ? lanes.lane() : L - 1].shift.cells;
+            for (int l = lanes.lane(); l < L; l += Lanes::size) {
+                AxisNode<Shift> node = row[l];
+                node.shift.cells = next_cells;
+                if (l + Lanes::size < L) next_cells = row[l + Lanes::size].shift.cells;
+                sink.add_node(node);
+            }
         } else {
             for (int l = 0; l < L; ++l) {
                 const AxisNode<Shift> along1 = row[l];
