@@ -60,9 +60,10 @@ SplineInverseBand spline_inverse_band(int M, SplineBoundary boundary);
 //   m_i = 6/dx^2 sum_{j = max(1, i-W)}^{min(M-1, i+W)} Q_ij (v_{j-1} - 2 v_j + v_{j+1})
 // (r_j of SplineRightHandSide; r_0 = r_M = 0 drop out), Q_ij = row[j - i + W] with row = left + i (2W+1)
 // for i < E, right + (i - (M-E+1)) (2W+1) for i > M-E, the kernel otherwise. The not-a-knot ends are in
-// Q's rows 0 and M. values and moments must not overlap. With lanes (lanes.h) the lanes of an entry take
-// the terms j = first + lane, first + lane + G, ... and add up their partial sums: a 1D fit has only
-// 2 (M+1) entries, too few for one thread each to hide the latency of 2W+1 terms.
+// Q's rows 0 and M. values and moments must not overlap. The terms run as a sliding window over v (one new
+// value per term). With lanes (lanes.h) lane r of G takes the r-th of G runs of consecutive terms and the lanes
+// add up their partial sums: a 1D fit has only 2 (M+1) entries, too few for one thread each to hide the
+// latency of 2W+1 terms.
 struct SplineMomentsByInverseBand {
     const double* values;
     double* moments;
@@ -79,9 +80,18 @@ struct SplineMomentsByInverseBand {
                             : i > M - E ? right + (i - (M - E + 1)) * (2 * W + 1)
                                         : kernel;
         const int first = i - W > 1 ? i - W : 1, last = i + W < M - 1 ? i + W : M - 1;
+        const int run = (last - first + Lanes::size) / Lanes::size;  // ceil(terms / G)
+        const int begin = first + lanes.lane() * run, end = begin + run - 1 < last ? begin + run - 1 : last;
         double sum = 0.0;
-        for (int j = first + lanes.lane(); j <= last; j += Lanes::size)
-            sum += row[j - i + W] * (v[j - 1] - 2.0 * v[j] + v[j + 1]);
+        if (begin <= end) {
+            double before = v[begin - 1], here = v[begin];
+            for (int j = begin; j <= end; ++j) {
+                const double after = v[j + 1];
+                sum += row[j - i + W] * (before - 2.0 * here + after);
+                before = here;
+                here = after;
+            }
+        }
         sum = lanes.sum(sum);
         if (lanes.stores()) moments[k] = 6.0 * inv_dx2 * sum;
     }
