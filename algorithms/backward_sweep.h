@@ -93,8 +93,7 @@ public:
             if (std::getenv("BSDE_TEST_FAIL_ALLOCATION")) throw std::bad_alloc();
             status_.resize(steps());
             host_status_.resize(steps());
-            picard_change_.resize(points_);
-            picard_used_.resize(points_);
+            point_status_.resize(static_cast<std::size_t>(status_depth()) * points_);
             ring_.resize(ring_doubles());
             if (substeps_ > 0) fine_ring_.resize(ring_.size());
         } catch (const std::exception& e) {  // std::bad_alloc, thrust::system_error (CUDA)
@@ -157,7 +156,7 @@ private:
                                                                   : std::ceil(1.0 / std::sqrt(s_.T / N));
             const double ring_values = (K_ + 1.0) * functions() * points * (1.0 + data_per_point);
             return Estimate{sizeof(double) * ring_values * (S > 0 ? 2.0 : 1.0) +
-                                (sizeof(double) + sizeof(int)) * points +
+                                sizeof(StepStatus) * points * status_depth() +
                                 sizeof(StepStatus) * ((K_ - 1.0) * S + (N - K_ + 1.0)),
                             fitter_per_point * points, ring_values};
         };
@@ -245,23 +244,19 @@ private:
         using Update = MultistepPointUpdate<Problem, Evaluator>;
         double clock = phase_clock();
         const PointOrder<d> order{space_.M};
+        StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
         context_.template for_each_group<lanes_per_point>(
             order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                                         s_.picard_iterations, s_.picard_tolerance, raw(picard_change_),
-                                                         raw(picard_used_)}});
+                                                         s_.picard_iterations, s_.picard_tolerance, point_status}});
         clock = phase_add(phases_.expectation, clock);
-        const LayerView layer = ring.layer(n);
-        auto point_status = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
-                                                            PointStatus{layer, raw(picard_change_), raw(picard_used_), s_.picard_tolerance});
-        context_.reduce_into(point_status, points_, StepStatus{0.0, 0, INT_MAX, 0}, CombineStepStatus{},
-                             raw(status_) + steps_done_);
-        phase_add(phases_.status, clock);
         step_times_.push_back(t_n);
         ++steps_done_;
+        if (steps_done_ - steps_reduced_ == status_depth()) reduce_statuses();
+        phase_add(phases_.status, clock);
         if (steps_done_ % status_check_interval == 0) check_status(steps_done_);
         if (s_.progress && steps_done_ % progress_interval == 0) s_.progress(steps_done_, steps());
         clock = phase_clock();
-        fit(layer);
+        fit(ring.layer(n));
         phase_add(phases_.fit, clock);
     }
 
@@ -300,8 +295,23 @@ private:
         return now;
     }
 
+    // Steps whose grid points' statuses are kept (point_status_) before they are reduced to one status per step
+    // in one launch. In 1D, K + 1 (the statuses take 3/4 of the ring's memory): on cuda a reduction per step is a
+    // launch of about 5 us (an H200), as long as the 1D fit. In 2D, 1: the pass takes milliseconds there.
+    int status_depth() const { return d == 1 ? K_ + 1 : 1; }
+
+    // The statuses of the steps since the last reduction: status_[step] = CombineStepStatus over the grid points.
+    void reduce_statuses() {
+        const int pending = steps_done_ - steps_reduced_;
+        if (pending == 0) return;
+        context_.reduce_segments_into(raw(point_status_), points_, pending, StepStatus{}, CombineStepStatus{},
+                                      raw(status_) + steps_reduced_);
+        steps_reduced_ = steps_done_;
+    }
+
     // Reads back the statuses of the steps not yet checked; stops at the first non-finite value.
     void check_status(int steps) {
+        reduce_statuses();
         thrust::copy(status_.begin() + steps_checked_, status_.begin() + steps, host_status_.begin() + steps_checked_);
         for (; steps_checked_ < steps; ++steps_checked_) {
             const StepStatus& status = host_status_[steps_checked_];
@@ -414,9 +424,10 @@ private:
     void collect_state(SolveResult&, std::false_type) {}
 
     double storage_bytes() const {
-        return sizeof(double) * (ring_.size() + fine_ring_.size() + picard_change_.size() + nodes_.size() +
-                                 weights_.size() + gamma_y_.size() + gamma_z_.size()) +
-               sizeof(Node) * node_table_.size() + sizeof(int) * picard_used_.size() + sizeof(StepStatus) * status_.size() + fitter_.storage_bytes();
+        return sizeof(double) * (ring_.size() + fine_ring_.size() + nodes_.size() + weights_.size() + gamma_y_.size() +
+                                 gamma_z_.size()) +
+               sizeof(Node) * node_table_.size() + sizeof(StepStatus) * (point_status_.size() + status_.size()) +
+               fitter_.storage_bytes();
     }
 
     // Most threads per grid point in the fused pass on cuda (lanes.h; the context takes half as many where
@@ -436,15 +447,15 @@ private:
     int K_, points_, substeps_ = 0;
     GridPoints<d> grid_;
     Fitter fitter_;
-    Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_, picard_change_;
+    Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
     std::vector<double> host_nodes_, host_weights_;  // a_l, omega_l / sqrt(pi)
     typename Context::template vector<Node> node_table_;
     double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
-    typename Context::template vector<int> picard_used_;
-    typename Context::template vector<StepStatus> status_;
+    typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points
+    typename Context::template vector<StepStatus> status_;         // per step
     std::vector<StepStatus> host_status_;
     std::vector<double> step_times_;
-    int steps_done_ = 0, steps_checked_ = 0;
+    int steps_done_ = 0, steps_reduced_ = 0, steps_checked_ = 0;
     int picard_most_ = 0;
     double picard_change_largest_ = 0.0;
     int picard_unconverged_steps_ = 0, picard_first_unconverged_ = -1;  // steps where Picard ended above tolerance

@@ -7,10 +7,13 @@
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/system/cuda/vector.h>
 
 #include "backend.h"
@@ -127,6 +130,12 @@ __global__ void __launch_bounds__(group_block_threads)
     }
 }
 
+// Offset of segment s of equal segments of `size` values.
+struct SegmentStart {
+    int size;
+    __host__ __device__ int operator()(int s) const { return s * size; }
+};
+
 class CudaContext {
 public:
     template <class T>
@@ -161,15 +170,26 @@ public:
         launch_groups<max_lanes>(count, body);
     }
 
-    // Reduction of n values into *out (device memory), enqueued on the stream: one launch of at most 2 blocks
-    // of 256 threads per SM (reduce_in_one_launch_kernel).
-    template <class T, class Iterator, class Op>
-    void reduce_into(Iterator first, int n, T init, Op op, T* out) {
-        const int blocks = std::max(1, std::min((n + group_block_threads - 1) / group_block_threads, 2 * multiprocessors_));
-        T* block_totals = static_cast<T*>(workspace(block_totals_, sizeof(T) * blocks));
-        reduce_in_one_launch_kernel<<<blocks, group_block_threads, 0, stream_>>>(first, n, init, op, block_totals,
-                                                                                blocks_done(), out);
-        BSDE_CUDA_CHECK(cudaGetLastError());
+    // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (device memory),
+    // enqueued on the stream: CUB's segmented reduction (a block per segment), or for one segment a reduction
+    // over many blocks in one launch (reduce_in_one_launch_kernel).
+    template <class T, class Op>
+    void reduce_segments_into(const T* first, int size, int segments, T init, Op op, T* out) {
+        if (segments == 1) {
+            const int blocks = std::max(1, std::min((size + group_block_threads - 1) / group_block_threads, 2 * multiprocessors_));
+            T* block_totals = static_cast<T*>(workspace(block_totals_, sizeof(T) * blocks));
+            reduce_in_one_launch_kernel<<<blocks, group_block_threads, 0, stream_>>>(first, size, init, op, block_totals,
+                                                                                    blocks_done(), out);
+            BSDE_CUDA_CHECK(cudaGetLastError());
+            return;
+        }
+        const auto starts = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), SegmentStart{size});
+        std::size_t bytes = 0;
+        BSDE_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, first, out, segments, starts, starts + 1, op,
+                                                           init, stream_));
+        void* temp = workspace(reduce_workspace_, bytes);
+        BSDE_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(temp, bytes, first, out, segments, starts, starts + 1, op,
+                                                           init, stream_));
     }
 
     template <class T, class Iterator, class Op>

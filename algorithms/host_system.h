@@ -69,10 +69,10 @@ public:
                          OnSingleLane<Body>{body});
     }
 
-    // Reduces n values into *out (host memory on these backends).
-    template <class T, class Iterator, class Op>
-    void reduce_into(Iterator first, int n, T init, Op op, T* out) {
-        *out = thrust::reduce(policy(), first, first + n, init, op);
+    // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (host memory here).
+    template <class T, class Op>
+    void reduce_segments_into(const T* first, int size, int segments, T init, Op op, T* out) {
+        for (int s = 0; s < segments; ++s) out[s] = thrust::reduce(policy(), first + s * size, first + (s + 1) * size, init, op);
     }
 
     template <class T, class Iterator, class Op>

@@ -99,12 +99,13 @@ __host__ __device__ void store_point(const LayerView& layer, int i, double y, co
     for (int k = 0; k < layer.functions - 1; ++k) layer.values(1 + k)[i] = component(z, k);
 }
 
-// Largest Picard change, most Picard iterations and first non-finite grid index of one step.
+// Largest Picard change, most Picard iterations and first non-finite grid index of one step (or of one grid
+// point in a step), reduced over the grid points by CombineStepStatus; StepStatus{} is its identity.
 struct StepStatus {
-    double picard_change;
-    int picard_iterations;
-    int first_nonfinite;  // INT_MAX when every value is finite
-    int picard_unconverged;  // points where Picard ended with a change above its tolerance (1 + |y|)
+    double picard_change = 0.0;
+    int picard_iterations = 0;
+    int first_nonfinite = INT_MAX;  // INT_MAX when every value is finite
+    int picard_unconverged = 0;     // points where Picard ended with a change above its tolerance (1 + |y|)
 };
 
 __host__ __device__ inline bool is_finite(double x) { return x - x == 0.0; }  // false for inf and NaN
@@ -115,20 +116,6 @@ struct CombineStepStatus {
                 a.picard_iterations > b.picard_iterations ? a.picard_iterations : b.picard_iterations,
                 a.first_nonfinite < b.first_nonfinite ? a.first_nonfinite : b.first_nonfinite,
                 a.picard_unconverged + b.picard_unconverged};
-    }
-};
-
-// Status of grid point i after a step: y and every z component finite?
-struct PointStatus {
-    LayerView layer;
-    const double* picard_change;
-    const int* picard_iterations;
-    double picard_tolerance;
-    __host__ __device__ StepStatus operator()(int i) const {
-        bool finite = true;
-        for (int k = 0; k < layer.functions; ++k) finite = finite && is_finite(layer.values(k)[i]);
-        const bool unconverged = picard_change[i] > picard_tolerance * (1.0 + fabs(layer.values(0)[i]));
-        return {picard_change[i], picard_iterations[i], finite ? INT_MAX : i, unconverged ? 1 : 0};
     }
 };
 
@@ -213,7 +200,8 @@ private:
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
 // with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
 // With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums;
-// then one lane computes z^n and y^n and stores them.
+// then one lane computes z^n and y^n and stores them with the point's status (y and z finite? Picard's last
+// change and iterations), which the sweep reduces over the grid later (BackwardSweep::reduce_statuses).
 template <class Problem, class Evaluator>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
@@ -226,8 +214,7 @@ struct MultistepPointUpdate {
     double t_n, dt;
     int picard_iterations;
     double picard_tolerance;
-    double* picard_change;
-    int* picard_used;
+    StepStatus* point_status;  // grid point i's at i
 
     template <class Lanes>
     __host__ __device__ void operator()(int i, const Lanes& lanes) const {
@@ -277,8 +264,10 @@ struct MultistepPointUpdate {
             if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
         }
         store_point(ring.layer(n), i, y, z);
-        picard_change[i] = change;
-        picard_used[i] = used;
+        bool finite = is_finite(y);
+        for (int k = 0; k < d; ++k) finite = finite && is_finite(component(z, k));
+        const bool unconverged = change > picard_tolerance * (1.0 + fabs(y));
+        point_status[i] = {change, used, finite ? INT_MAX : i, unconverged ? 1 : 0};
     }
 };
 
