@@ -245,7 +245,7 @@ private:
         double clock = phase_clock();
         const PointOrder<d> order{space_.M};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
-        context_.template for_each_group<lanes_per_point>(
+        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
             order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
                                                          s_.picard_iterations, s_.picard_tolerance, point_status}});
         clock = phase_add(phases_.expectation, clock);
@@ -436,6 +436,11 @@ private:
     // point; with G lanes each lane takes K L / G of them (on an H200, ex2 at K = 6, N = 1024: 0.298 s with
     // one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
+    // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
+    // registers) with the node loop unrolled by two (GaussHermiteOnGrid), so that a thread has two nodes' loads
+    // and exp in flight: on an H200 ex2 K = 6, N = 1024 0.0822 -> 0.0708 s against 3 blocks (80 registers) with
+    // one node at a time (which spilled when unrolled); in 2D 3 blocks (80 registers; docs/performance.md).
+    static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 3;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;
 

@@ -76,13 +76,10 @@ struct BlockLanes {
     }
 };
 
-// body(i, BlockLanes<G>) for the grid points i = 0..count-1. Registers capped (80) so that 3 blocks fit on
-// an SM: on an H200 that ran ex2 (K = 6, N = 1024) 4 % and ex5 (K = 6, N = 64) 8 % faster than the
-// compiler's own choice (80 and 128 registers, 3 and 2 blocks). 2D ran 10 % faster with 4 blocks (64
-// registers) while its nodes were located point by point, 10 % slower once they came from the node
-// table (grid_nodes.h), whose weights stay in registers across the inner loop (docs/performance.md).
-template <int G, class Body>
-__global__ void __launch_bounds__(group_block_threads, 3) for_each_group_kernel(int count, Body body) {
+// body(i, BlockLanes<G>) for the grid points i = 0..count-1, registers capped so that blocks_per_sm blocks
+// fit on an SM (3: 80 registers, 2: 128; the caller's choice, docs/performance.md).
+template <int G, int blocks_per_sm, class Body>
+__global__ void __launch_bounds__(group_block_threads, blocks_per_sm) for_each_group_kernel(int count, Body body) {
     __shared__ double partial[group_block_threads];
     const int i = blockIdx.x * BlockLanes<G>::points + threadIdx.x % BlockLanes<G>::points;
     body(i < count ? i : count - 1, BlockLanes<G>{partial, i < count});
@@ -154,20 +151,21 @@ public:
                            int m, int count, TridiagonalLayout layout, bool pivoting);
 
     // body(i, lanes) for i = 0..count-1, enqueued on the stream, with the fewest lanes per point (a power of
-    // two up to max_lanes) whose threads still fill the device (3 blocks of 256 on each SM): extra lanes only
-    // pay where the points are too few to hide latency. On an H200, ex2 at K = 6: N = 1024 (32769 points)
-    // 0.096 s with 4 lanes, 0.100 s with 8; N = 256 (8193 points) 0.0099 s with 4, 0.0088 s with 8. The 2D
-    // fit's passes (a million entries) ran 3 % slower in all with 4 lanes than with one.
-    template <int max_lanes, class Body>
+    // two up to max_lanes) whose threads still fill the device (blocks_per_sm blocks of 256 on each SM, the
+    // registers capped accordingly): extra lanes only pay where the points are too few to hide latency. On an
+    // H200, ex2 at K = 6: N = 1024 (32769 points) 0.096 s with 4 lanes, 0.100 s with 8; N = 256 (8193 points)
+    // 0.0099 s with 4, 0.0088 s with 8. The 2D fit's passes (a million entries) ran 3 % slower in all with 4
+    // lanes than with one.
+    template <int max_lanes, int blocks_per_sm = 3, class Body>
     void for_each_group(int count, const Body& body) {
         if (count == 0) return;
         if constexpr (max_lanes > 1) {
-            if (static_cast<long long>(count) * (max_lanes / 2) >= 3LL * group_block_threads * multiprocessors_) {
-                for_each_group<max_lanes / 2>(count, body);
+            if (static_cast<long long>(count) * (max_lanes / 2) >= 1LL * blocks_per_sm * group_block_threads * multiprocessors_) {
+                for_each_group<max_lanes / 2, blocks_per_sm>(count, body);
                 return;
             }
         }
-        launch_groups<max_lanes>(count, body);
+        launch_groups<max_lanes, blocks_per_sm>(count, body);
     }
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (device memory),
@@ -211,11 +209,11 @@ public:
     double free_bytes() const;           // device memory free now (cudaMemGetInfo)
 
 private:
-    template <int lanes_per_point, class Body>
+    template <int lanes_per_point, int blocks_per_sm, class Body>
     void launch_groups(int count, const Body& body) {
         constexpr int points_per_block = BlockLanes<lanes_per_point>::points;
         const unsigned blocks = static_cast<unsigned>((count + points_per_block - 1) / points_per_block);
-        for_each_group_kernel<lanes_per_point><<<blocks, group_block_threads, 0, stream_>>>(count, body);
+        for_each_group_kernel<lanes_per_point, blocks_per_sm><<<blocks, group_block_threads, 0, stream_>>>(count, body);
         BSDE_CUDA_CHECK(cudaGetLastError());
     }
 

@@ -75,7 +75,10 @@ struct GaussHermiteOnGrid {
             // each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
             // are issued (on the GPU a dependent cache round trip less per node: on an H200 ex2 K = 6 ran 1-2 %
             // faster, K = 3, N = 256 4 %; docs/performance.md, entry 14)
+            // Unrolled by two: on a GPU a thread then has two nodes' loads and exp in flight (BackwardSweep,
+            // pass_blocks_per_sm).
             int next_cells = row[lanes.lane() < L ? lanes.lane() : L - 1].shift.cells;
+            BSDE_UNROLL(2)
             for (int l = lanes.lane(); l < L; l += Lanes::size) {
                 AxisNode<Shift> node = row[l];
                 node.shift.cells = next_cells;

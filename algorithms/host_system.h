@@ -62,8 +62,8 @@ public:
     }
 
     // body(i, lanes) for i = 0..count-1: one lane per point on the host (lanes.h); the cuda context runs
-    // up to max_lanes lanes.
-    template <int max_lanes, class Body>
+    // up to max_lanes lanes, blocks_per_sm blocks of them on an SM.
+    template <int max_lanes, int blocks_per_sm = 3, class Body>
     void for_each_group(int count, const Body& body) {
         thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
                          OnSingleLane<Body>{body});
