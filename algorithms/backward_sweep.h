@@ -361,6 +361,7 @@ private:
         result.dx = space_.dx();
         result.dt = time_.dt();
         result.startup_substeps = substeps_;
+        result.terminal_kinked = has_terminal_kink<Problem>::value;
         const auto first = ring_.begin() + (layer.base - raw(ring_));
         result.y.assign(points_, 0.0);
         result.z.assign(static_cast<std::size_t>(d) * points_, 0.0);

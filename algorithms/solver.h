@@ -79,6 +79,7 @@ struct SolveResult {
     int M = 0;
     double dx = 0, dt = 0;
     int startup_substeps = 0;    // 0 when the start-up was exact
+    bool terminal_kinked = false;  // the problem's terminal data have a kink (smoothed by settings.smoothing)
     std::vector<double> w, y, z;                // t = 0 on the whole grid; w and z: d columns of (M+1)^d
     // problems with a state map (options): S(0, w), dV/dS = value_gradient(z) and its exact value
     bool has_state = false;

@@ -58,7 +58,8 @@ po::options_description shared_options() {
         ("grid-order", po::value<int>()->value_name("Q"),
          "match the space grid to order Q: dx = dt^((Q+1)/4) (default 0 = min(Ky+1, Kz, 3), the paper's rule)")
         ("smoothing", po::value<std::string>()->value_name("KIND"),
-         "smoothing of kinked terminal data: kreiss4 (default), kreiss2, none")
+         "smoothing of kinked terminal data: kreiss4 (default), kreiss2, none (smooth terminal data are never "
+         "smoothed; the report says which)")
         ("S0", po::value<double>(), "option problems: initial stock price (default 100)")
         ("strike", po::value<double>(), "option problems: strike (default 100)")
         ("r", po::value<double>(), "option problems: interest rate (default 0.03; ex5: 0.05)")

@@ -65,12 +65,14 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         << "scheme    Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", M = " << r.M << ", L = " << s.L
         << ", T = " << s.T << ", R = " << s.R;
     const std::string moments = r.spline_solve.empty() ? "" : " (moments: " + r.spline_solve + ")";
+    const std::string smoothing = r.terminal_kinked
+                                      ? "smoothing " + to_string(s.smoothing) + " (of the kinked terminal data)"
+                                      : "no smoothing (smooth terminal data)";
     if (r.dimension == 1)
-        out << ", spline " << to_string(s.spline) << moments << ", smoothing " << to_string(s.smoothing)
-            << " (of kinked terminal data)\n";
+        out << ", spline " << to_string(s.spline) << moments << ", " << smoothing << "\n";
     else
         out << ", d = 2, " << (r.M + 1) << "^2 points, " << s.L << "^2 Gauss-Hermite nodes, interpolation "
-            << to_string(s.interpolation) << moments << "\n";
+            << to_string(s.interpolation) << moments << ", " << smoothing << "\n";
     out
         << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance
         << "; used at most " << r.picard_most_iterations << ", largest last change "

@@ -162,6 +162,22 @@ BOOST_AUTO_TEST_CASE(spline_solve_reaches_the_solve) {
     check_prints(solve({"--config", config, "--spline-solve", "tridiagonal"}), "spline natural (moments: tridiagonal)");
 }
 
+BOOST_AUTO_TEST_CASE(report_says_whether_the_terminal_data_were_smoothed) {
+    BOOST_TEST_MESSAGE("the solve report names the smoothing only for kinked terminal data (bs-call in 1D, ex5 in 2D) "
+                       "and says that smooth data (ex1, ex4) are not smoothed");
+    const auto solve = [](std::vector<std::string> args) {
+        args.insert(args.begin(), "solve");
+        for (const char* a : {"--K", "1", "--N", "8", "--backend", "serial"}) args.push_back(a);
+        return args;
+    };
+    check_prints(solve({"--problem", "ex1"}), ", no smoothing (smooth terminal data)\n");
+    check_prints(solve({"--problem", "ex1", "--smoothing", "kreiss2"}), ", no smoothing (smooth terminal data)\n");
+    check_prints(solve({"--problem", "bs-call"}), ", smoothing kreiss4 (of the kinked terminal data)\n");
+    check_prints(solve({"--problem", "bs-call", "--smoothing", "none"}), ", smoothing none (of the kinked terminal data)\n");
+    check_prints(solve({"--problem", "ex4", "--R", "4", "--L", "8"}), ", no smoothing (smooth terminal data)\n");
+    check_prints(solve({"--problem", "ex5", "--R", "4", "--L", "8"}), ", smoothing kreiss4 (of the kinked terminal data)\n");
+}
+
 BOOST_AUTO_TEST_CASE(solve_writes_csv) {
     BOOST_TEST_MESSAGE("a tiny serial solve exits 0 and writes the CSV (header w,y,z and M+1 rows), no .partial left");
     ScratchDir scratch("cli");
