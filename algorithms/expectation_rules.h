@@ -72,11 +72,10 @@ struct GaussHermiteOnGrid {
     __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
         if constexpr (Sink::dimension == 1) {
-            // each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
+            // Each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
             // are issued (on the GPU a dependent cache round trip less per node: on an H200 ex2 K = 6 ran 1-2 %
-            // faster, K = 3, N = 256 4 %; docs/performance.md, entry 14)
-            // Unrolled by two: on a GPU a thread then has two nodes' loads and exp in flight (BackwardSweep,
-            // pass_blocks_per_sm).
+            // faster, K = 3, N = 256 4 %), and the loop is unrolled by two, so that a GPU thread has two nodes'
+            // loads and exp in flight (BackwardSweep::pass_blocks_per_sm; docs/performance.md, entry 14).
             int next_cells = row[lanes.lane() < L ? lanes.lane() : L - 1].shift.cells;
             BSDE_UNROLL(2)
             for (int l = lanes.lane(); l < L; l += Lanes::size) {

@@ -369,6 +369,36 @@ BOOST_AUTO_TEST_CASE(picard_not_converging_is_a_warning_or_with_strict_an_error)
     BOOST_CHECK(r.picard_warning.find("Picard did not converge") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(step_statuses_agree_on_every_backend) {
+    BOOST_TEST_MESSAGE("with 2 Picard iterations every step ends above the tolerance: the report from the step "
+                       "statuses counts every step ((K-1) S + N - K + 1) as not converged, 2 iterations at most, on every "
+                       "backend, in 1D (statuses reduced K + 1 steps at a time) and in 2D (every step); the largest "
+                       "remaining change agrees between backends to 1e-6");
+    for (const std::string problem : {"ex2", "ex4"}) {
+        bsde::SchemeSettings s;
+        s.Ky = s.Kz = 3;
+        s.N = 16;
+        s.picard_iterations = 2;
+        if (problem == "ex4") {
+            s.L = 8;
+            s.R = 4;
+        }
+        double reference_change = -1.0;
+        for (bsde::Backend b : bsde::test::available_backends()) {
+            const bsde::SolveResult r = bsde::backend_ops(b).solve(problem, s);
+            const std::string what = problem + " on " + bsde::to_string(b);
+            const int steps = (s.K() - 1) * r.startup_substeps + s.N - s.K() + 1;
+            BOOST_CHECK_MESSAGE(r.picard_unconverged_steps == steps, what << ": expected " << steps
+                                                                          << " steps not converged, got "
+                                                                          << r.picard_unconverged_steps);
+            BOOST_CHECK_MESSAGE(r.picard_most_iterations == 2, what << ": expected at most 2 iterations, got "
+                                                                    << r.picard_most_iterations);
+            if (reference_change < 0) reference_change = r.picard_largest_change;
+            bsde::test::check_close(what + ": largest remaining change", reference_change, r.picard_largest_change, 1e-6);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(non_finite_message_prints_numbers_as_given) {
     BOOST_TEST_MESSAGE("a NaN driver stops the sweep (exit code 3) with the step, t and w as %g, not 0.500000");
     bsde::SchemeSettings s;
