@@ -44,7 +44,7 @@ public:
     // The interpolant `kind` of one function's (M+1)^2 values on the grid (x_min + i1 dx, x_min + i2 dx),
     // point i1 (M+1) + i2, at the points (x1[k], x2[k]), clamped to the domain. spline_solve: how the tensor
     // spline's 1D moments are computed (bicubic ignores it).
-    virtual std::vector<double> interpolate_2d(Interpolation2D kind, const std::vector<double>& values, int M,
+    virtual std::vector<double> interpolate_2d(InterpolationKind kind, const std::vector<double>& values, int M,
                                                double x_min, double dx, const std::vector<double>& x1,
                                                const std::vector<double>& x2, SplineSolve spline_solve) const = 0;
 

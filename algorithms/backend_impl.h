@@ -69,17 +69,17 @@ public:
                 x(points.begin(), points.end()), out(points.size());
             const int M = static_cast<int>(values.size()) - 1;
             thrust::transform(context.policy(), x.begin(), x.end(), out.begin(),
-                              SplineAtPoint{UniformGridLocator{x_min, dx, M}, CubicSplineColumn{raw(v), raw(m)}});
+                              SplineAtPoint{UniformGridLocator{x_min, dx, M}, CellCubicColumn{raw(v), raw(m)}});
             return to_host(out);
         });
     }
 
-    std::vector<double> interpolate_2d(Interpolation2D kind, const std::vector<double>& values, int M, double x_min,
+    std::vector<double> interpolate_2d(InterpolationKind kind, const std::vector<double>& values, int M, double x_min,
                                        double dx, const std::vector<double>& x1, const std::vector<double>& x2,
                                        SplineSolve spline_solve) const override {
         return guarded([&] {
             Context context;
-            if (kind == Interpolation2D::bicubic)
+            if (kind == InterpolationKind::bicubic)
                 return interpolate_2d_with(BicubicFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
             return interpolate_2d_with(TensorSplineFitter<Context>(context, M, x_min, dx, spline_solve), context, values,
                                        x1, x2);
@@ -120,13 +120,14 @@ private:
         return to_host(out);
     }
 
-    // The interpolation: the cubic spline in 1D, the chosen one in 2D.
+    // The interpolation chosen (check_interpolation has rejected those of the other dimension).
     template <class Problem>
     static SolveResult solve_with(const SchemeSettings& settings) {
         if constexpr (Problem::dimension == 1) {
-            return sweep_with<Problem, CubicSpline1D>(settings);
+            return settings.interpolation == InterpolationKind::hermite ? sweep_with<Problem, CubicHermite1D>(settings)
+                                                                        : sweep_with<Problem, CubicSpline1D>(settings);
         } else {
-            return settings.interpolation == Interpolation2D::bicubic ? sweep_with<Problem, Bicubic2D>(settings)
+            return settings.interpolation == InterpolationKind::bicubic ? sweep_with<Problem, Bicubic2D>(settings)
                                                                       : sweep_with<Problem, TensorSpline2D>(settings);
         }
     }
@@ -139,7 +140,7 @@ private:
         SolveResult result = sweep.run();
         result.problem = Problem::name;
         result.device = context.description();
-        if constexpr (!std::is_same_v<Interpolation, Bicubic2D>)
+        if constexpr (std::is_same_v<Interpolation, CubicSpline1D> || std::is_same_v<Interpolation, TensorSpline2D>)
             result.spline_solve = to_string(resolve_spline_solve(settings.spline_solve, Context::runs_on_gpu));
         return result;
     }

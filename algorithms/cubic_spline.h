@@ -87,29 +87,32 @@ struct SquareGridLocator {
     }
 };
 
-// The weights of the four data of a cell at local coordinate t, s(x) = u v_i + t v_{i+1} + a m_i + b m_{i+1}:
-//   u = 1 - t,  a = dx^2/6 (u^3 - u),  b = dx^2/6 (t^3 - t).
-struct CubicSplineWeights {
-    double u, t, a, b;
+// A piecewise cubic on a uniform grid given on each cell by its two values and two data d (the spline's
+// moments; the cubic Hermite's slopes, cubic_hermite.h), each times a weight depending on the local
+// coordinate t: s(x) = v0 v_i + v1 v_{i+1} + d0 d_i + d1 d_{i+1}.
+struct CellWeights {
+    double v0, v1, d0, d1;
 };
-__host__ __device__ inline CubicSplineWeights cubic_spline_weights(double t, double dx) {
+
+// The spline's weights: v0 = u = 1 - t, v1 = t, d0 = dx^2/6 (u^3 - u), d1 = dx^2/6 (t^3 - t).
+__host__ __device__ inline CellWeights cubic_spline_weights(double t, double dx) {
     const double u = 1.0 - t, h = dx * dx / 6.0;
     return {u, t, h * (u * u * u - u), h * (t * t * t - t)};
 }
 
-// Evaluates one spline column on a cell with its weights.
-struct CubicSplineColumn {
+// Evaluates one column (values and data) on a cell with its weights.
+struct CellCubicColumn {
     const double* values;
-    const double* moments;
-    __host__ __device__ double operator()(int cell, const CubicSplineWeights& w) const {
-        return w.u * values[cell] + w.t * values[cell + 1] + w.a * moments[cell] + w.b * moments[cell + 1];
+    const double* data;
+    __host__ __device__ double operator()(int cell, const CellWeights& w) const {
+        return w.v0 * values[cell] + w.v1 * values[cell + 1] + w.d0 * data[cell] + w.d1 * data[cell + 1];
     }
 };
 
 // The spline of one column at a point: s(x) with x clamped to the grid.
 struct SplineAtPoint {
     UniformGridLocator locate;
-    CubicSplineColumn spline;
+    CellCubicColumn spline;
     __host__ __device__ double operator()(double x) const {
         const CellPosition p = locate(x);
         return spline(p.cell, cubic_spline_weights(p.t, locate.dx));

@@ -6,13 +6,18 @@
 //              Stencil at(site, axis nodes...) (the grid point `site` moved by one AxisNode per axis: the
 //              shifts' weights where the cell exists, else locate) and
 //              double operator()(values, data, stencil) for one function.
-// 1D: the cubic spline (natural or not-a-knot; cubic_spline.h). 2D: tensor-product spline and the
+// 1D: the cubic spline (natural or not-a-knot; cubic_spline.h) and the cubic Hermite with fourth-order
+// slopes (cubic_hermite.h). 2D: tensor-product spline and the
 // paper's bicubic (tensor_spline.h, bicubic.h). Both splines take their moments from SplineFitter, by the
 // settings' spline_solve (tridiagonal solve or inverse band).
 #pragma once
 #include <cstddef>
 
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
 #include "bicubic.h"
+#include "cubic_hermite.h"
 #include "cubic_spline.h"
 #include "grid_nodes.h"
 #include "solver.h"
@@ -21,34 +26,45 @@
 
 namespace bsde {
 
-// The 1D spline of one function from its values and moments.
-struct CubicSplineEvaluator {
+// One function of a 1D piecewise cubic given on each cell by two values and two data (cubic_spline.h,
+// CellWeights): Cubic::weights(t, dx) names the cubic (the spline, the Hermite cubic).
+template <class Cubic>
+struct CellCubicEvaluator {
     UniformGridLocator grid;
     struct Stencil {
         int cell;
-        CubicSplineWeights weights;
+        CellWeights weights;
         double point;
     };
     struct Shift {
-        CubicSplineWeights weights;
+        CellWeights weights;
         int cells;
     };
     __host__ __device__ Stencil locate(double x) const {
         const CellPosition p = grid(x);
-        return {p.cell, cubic_spline_weights(p.t, grid.dx), grid.x_min + (p.cell + p.t) * grid.dx};
+        return {p.cell, Cubic::weights(p.t, grid.dx), grid.x_min + (p.cell + p.t) * grid.dx};
     }
     __host__ __device__ Shift shift(double dW) const {
         const CellShift s = cell_shift(dW, grid.dx);
-        return {cubic_spline_weights(s.t, grid.dx), s.cells};
+        return {Cubic::weights(s.t, grid.dx), s.cells};
     }
     __host__ __device__ Stencil at(const GridSite<1>& site, const AxisNode<Shift>& node) const {
         const Stencil shifted{site.index[0] + node.shift.cells, node.shift.weights, site.w + node.dW};
         return shifted_cell_inside(site.index[0], node.shift.cells, grid.M) ? shifted : locate(shifted.point);
     }
-    __host__ __device__ double operator()(const double* values, const double* moments, const Stencil& s) const {
-        return CubicSplineColumn{values, moments}(s.cell, s.weights);
+    __host__ __device__ double operator()(const double* values, const double* data, const Stencil& s) const {
+        return CellCubicColumn{values, data}(s.cell, s.weights);
     }
 };
+
+struct SplineCell {
+    __host__ __device__ static CellWeights weights(double t, double dx) { return cubic_spline_weights(t, dx); }
+};
+struct HermiteCell {
+    __host__ __device__ static CellWeights weights(double t, double dx) { return cubic_hermite_weights(t, dx); }
+};
+using CubicSplineEvaluator = CellCubicEvaluator<SplineCell>;    // data: the moments
+using CubicHermiteEvaluator = CellCubicEvaluator<HermiteCell>;  // data: the slopes (cubic_hermite.h)
 
 // Layers of 1D problems: the data of a function are its spline moments (M+1).
 template <class Context>
@@ -67,12 +83,43 @@ private:
     double x_min_, dx_;
 };
 
+// Layers of 1D problems with the Hermite cubic: the data of a function are its slopes (M+1), from fourth-order
+// differences (cubic_hermite.h), one functor over the entries.
+template <class Context>
+class CubicHermiteLayers {
+public:
+    CubicHermiteLayers(Context& context, int M, double x_min, double dx)
+        : context_(context), M_(M), x_min_(x_min), dx_(dx) {}
+    std::size_t data_size() const { return M_ + 1; }
+    void fit(const double* values, double* data, int functions) {
+        thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                         thrust::counting_iterator<int>(functions * (M_ + 1)),
+                         FourthOrderSlopes{values, data, M_, 1.0 / (12.0 * dx_)});
+    }
+    double storage_bytes() const { return 0.0; }
+    CubicHermiteEvaluator evaluator() const { return {UniformGridLocator{x_min_, dx_, M_}}; }
+
+private:
+    Context& context_;
+    int M_;
+    double x_min_, dx_;
+};
+
 struct CubicSpline1D {
     template <class Context>
     using Fitter = CubicSplineLayers<Context>;
     template <class Context>
     static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings& s) {
         return Fitter<Context>(context, M, x_min, dx, s.spline, s.spline_solve);
+    }
+};
+
+struct CubicHermite1D {
+    template <class Context>
+    using Fitter = CubicHermiteLayers<Context>;
+    template <class Context>
+    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings&) {
+        return Fitter<Context>(context, M, x_min, dx);
     }
 };
 

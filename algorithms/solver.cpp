@@ -12,14 +12,24 @@ namespace bsde {
 
 std::string to_string(Startup startup) { return startup == Startup::exact ? "exact" : "multistep"; }
 
-std::string to_string(Interpolation2D interpolation) {
-    return interpolation == Interpolation2D::bicubic ? "bicubic" : "spline";
+std::string to_string(InterpolationKind interpolation) {
+    return interpolation == InterpolationKind::bicubic   ? "bicubic"
+           : interpolation == InterpolationKind::hermite ? "hermite"
+                                                         : "spline";
 }
 
-Interpolation2D parse_interpolation(const std::string& name) {
-    if (name == "spline") return Interpolation2D::spline;
-    if (name == "bicubic") return Interpolation2D::bicubic;
-    throw InputError("--interp '" + name + "': allowed values are spline, bicubic");
+InterpolationKind parse_interpolation(const std::string& name) {
+    if (name == "spline") return InterpolationKind::spline;
+    if (name == "bicubic") return InterpolationKind::bicubic;
+    if (name == "hermite") return InterpolationKind::hermite;
+    throw InputError("--interp '" + name + "': allowed values are spline, hermite (1D), bicubic (2D)");
+}
+
+void check_interpolation(InterpolationKind interpolation, int dimension) {
+    if (interpolation == InterpolationKind::bicubic && dimension != 2)
+        throw InputError("--interp bicubic: only for 2D problems (1D problems take spline or hermite)");
+    if (interpolation == InterpolationKind::hermite && dimension != 1)
+        throw InputError("--interp hermite: only for 1D problems (2D problems take spline or bicubic)");
 }
 
 Startup parse_startup(const std::string& name) {
@@ -92,7 +102,7 @@ void validate(const SchemeSettings& s, int dimension) {
     require(M >= 4, grid + "has M = " + std::to_string(M) + " intervals, at least 4 are needed; raise --R or --N");
     const double points = dimension == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
     const double data = dimension == 1 ? M + 1.0
-                        : s.interpolation == Interpolation2D::bicubic ? 16.0 * M * M
+                        : s.interpolation == InterpolationKind::bicubic ? 16.0 * M * M
                                                                        : (M + 3.0) * (M + 3.0);
     const double ring = (s.K() + 1.0) * (1 + dimension) * (points + data);
     require(ring <= INT_MAX, grid + "has M = " + std::to_string(M) + " intervals: its layers hold " +

@@ -17,13 +17,17 @@ enum class Startup {
 std::string to_string(Startup startup);
 Startup parse_startup(const std::string& name);  // throws InputError
 
-// Interpolation of a 2D layer (1D layers use the cubic spline).
-enum class Interpolation2D {
-    spline,  // tensor-product cubic spline (not-a-knot), one B-spline coefficient per point and function
-    bicubic  // the paper's: values, first and mixed derivatives by 4th-order differences, 16 coefficients per cell
+// Interpolation of a layer (--interp).
+enum class InterpolationKind {
+    spline,   // 1D: cubic spline (--spline end condition); 2D: tensor-product cubic spline (not-a-knot), one B-spline
+              // coefficient per point and function
+    bicubic,  // 2D: the paper's: values, first and mixed derivatives by 4th-order differences, 16 coefficients per cell
+    hermite   // 1D: cubic Hermite with slopes from 4th-order differences (no solve)
 };
-std::string to_string(Interpolation2D interpolation);
-Interpolation2D parse_interpolation(const std::string& name);  // throws InputError
+std::string to_string(InterpolationKind interpolation);
+InterpolationKind parse_interpolation(const std::string& name);  // throws InputError
+// Throws InputError naming --interp when the interpolation does not exist in this dimension.
+void check_interpolation(InterpolationKind interpolation, int dimension);
 
 using ProblemParameters = std::map<std::string, double>;
 
@@ -46,7 +50,7 @@ struct SchemeSettings {
     SplineSolve spline_solve = SplineSolve::automatic;
     Smoothing smoothing = Smoothing::kreiss4;  // of kinked terminal data (problems with terminal_kink())
     int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
-    Interpolation2D interpolation = Interpolation2D::spline;  // 2D problems only
+    InterpolationKind interpolation = InterpolationKind::spline;
     ProblemParameters problem_parameters;
     ProgressCallback progress;   // optional
     // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);

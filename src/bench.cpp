@@ -100,8 +100,8 @@ BenchCase parse_case(const std::string& item) {
             else if (key == "T") real(s.T);
             else if (key == "R") real(s.R);
             else if (key == "interp") {
-                dimension_only(2);
                 s.interpolation = parse_interpolation(value);
+                check_interpolation(s.interpolation, problem->dimension);
             } else if (key == "spline") {
                 dimension_only(1);
                 s.spline = parse_spline_boundary(value);
@@ -146,7 +146,8 @@ const DriverCount driver_counts[] = {
 };
 
 std::string interpolation_name(const BenchResult& r) {
-    return r.dimension == 1 ? "cubic spline" : r.interpolation == "bicubic" ? "bicubic" : "tensor spline";
+    if (r.dimension == 1) return r.interpolation == "hermite" ? "cubic Hermite" : "cubic spline";
+    return r.interpolation == "bicubic" ? "bicubic" : "tensor spline";
 }
 
 std::string cell(const char* spec, double value, bool csv) {
@@ -204,7 +205,7 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
 //     accumulation 13 y, f (2 each), z_k (2 each), omega f (1), f dW_k (2 each)
 //   2D, bicubic (BicubicEvaluator), 110 + driver: rule 1, interpolation 3 x 32 (Horner in t2 then t1: 4 x (3 + 1)
 //     multiply-adds), accumulation 13.
-NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D interpolation) {
+NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation) {
     NodeCost cost;
     if (dimension == 1) {
         cost.rule = 0;
@@ -212,7 +213,7 @@ NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D in
         cost.accumulation = 9;
     } else {
         cost.rule = 1;
-        cost.interpolation = interpolation == Interpolation2D::bicubic ? 3 * 32 : 3 * 36;
+        cost.interpolation = interpolation == InterpolationKind::bicubic ? 3 * 32 : 3 * 36;
         cost.accumulation = 13;
     }
     const ProblemInfo* info = problem_named(problem);

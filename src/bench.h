@@ -59,7 +59,7 @@ struct NodeCost {
 };
 
 // The count for a problem (name or alias), its dimension and, in 2D, the interpolation.
-NodeCost node_cost(const std::string& problem, int dimension, Interpolation2D interpolation);
+NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation);
 
 // Steps of a solve: (K-1) S start-up steps (S = substeps, 0 for the exact start-up) and N - K + 1 more.
 long long bench_steps(int K, int N, int substeps);

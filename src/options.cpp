@@ -76,6 +76,7 @@ po::options_description shared_options() {
         ("spline", po::value<std::string>()->value_name("BOUNDARY"),
          "1D problems: spline end condition, not-a-knot (default) or natural")
         ("interp", po::value<std::string>()->value_name("KIND"),
+         "1D problems: spline (cubic spline, default) or hermite (cubic Hermite with 4th-order slopes, no solve); "
          "2D problems: spline (tensor-product cubic spline, default) or bicubic (the paper's)")
         ("spline-solve", po::value<std::string>()->value_name("HOW"),
          "spline moments (1D spline, 2D tensor spline): auto (default: inverse-band on cuda, tridiagonal on "
@@ -333,7 +334,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     take(vm, "problem", invocation.problem);
     const ProblemInfo& problem = find_problem(invocation.problem);
     // --smoothing is taken in either dimension: it acts on problems with a kinked payoff (ex3 in 1D, ex5 in 2D)
-    const std::pair<const char*, int> dimension_only[]{{"spline", 1}, {"interp", 2}};
+    const std::pair<const char*, int> dimension_only[]{{"spline", 1}};
     for (const auto& [option, dimension] : dimension_only)
         if (vm.count(option) && problem.dimension != dimension)
             throw InputError(std::string("--") + option + ": only for " + std::to_string(dimension) + "D problems (" +
@@ -359,12 +360,17 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
                                   "sigma2", "rho"})
         if (vm.count(parameter)) s.problem_parameters[parameter] = vm[parameter].as<double>();
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
-    if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
+    if (take(vm, "interp", name)) {
+        s.interpolation = parse_interpolation(name);
+        check_interpolation(s.interpolation, problem.dimension);
+    }
+    if (vm.count("spline") && s.interpolation != InterpolationKind::spline)
+        throw InputError("--spline: only for --interp spline (the Hermite cubic has no end condition)");
     if (take(vm, "spline-solve", name)) {
         s.spline_solve = parse_spline_solve(name);
-        if (problem.dimension == 2 && s.interpolation == Interpolation2D::bicubic)
-            throw InputError("--spline-solve: only for the spline interpolations (--interp spline in 2D); "
-                             "--interp bicubic computes no spline moments");
+        if (s.interpolation != InterpolationKind::spline)
+            throw InputError("--spline-solve: only for the spline interpolations (--interp spline); --interp " +
+                             to_string(s.interpolation) + " computes no spline moments");
     }
     if (take(vm, "backend", name)) {
         invocation.backend = parse_backend(name);

@@ -68,7 +68,9 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     const std::string smoothing = r.terminal_kinked
                                       ? "smoothing " + to_string(s.smoothing) + " (of the kinked terminal data)"
                                       : "no smoothing (smooth terminal data)";
-    if (r.dimension == 1)
+    if (r.dimension == 1 && s.interpolation == InterpolationKind::hermite)
+        out << ", interpolation hermite (slopes: 4th-order differences), " << smoothing << "\n";
+    else if (r.dimension == 1)
         out << ", spline " << to_string(s.spline) << moments << ", " << smoothing << "\n";
     else
         out << ", d = 2, " << (r.M + 1) << "^2 points, " << s.L << "^2 Gauss-Hermite nodes, interpolation "

@@ -49,7 +49,7 @@ BenchResult known_result() {
     r.y0_error = 1e-7;
     r.z0_error = 2e-7;
     r.storage_bytes = 1048576.0;
-    r.cost = node_cost("ex2", 1, Interpolation2D::spline);
+    r.cost = node_cost("ex2", 1, InterpolationKind::spline);
     return r;
 }
 
@@ -59,28 +59,28 @@ BOOST_AUTO_TEST_SUITE(bench)
 
 BOOST_AUTO_TEST_CASE(operation_count_per_node) {
     BOOST_TEST_MESSAGE("flops per node evaluation: 1D spline 23, 2D tensor spline 122, bicubic 110, plus the driver");
-    const NodeCost ex2 = node_cost("ex2", 1, Interpolation2D::spline);
+    const NodeCost ex2 = node_cost("ex2", 1, InterpolationKind::spline);
     BOOST_CHECK_EQUAL(ex2.rule + ex2.interpolation + ex2.accumulation, 23);
     BOOST_CHECK_EQUAL(ex2.driver, 10);
     BOOST_CHECK_EQUAL(ex2.flops(), 33);
     BOOST_CHECK_EQUAL(ex2.transcendentals, 1);
     BOOST_CHECK_EQUAL(ex2.transcendental_names, "exp");
     BOOST_CHECK(ex2.driver_known && !ex2.kinked_terminal);
-    BOOST_CHECK_EQUAL(node_cost("log-sine", 1, Interpolation2D::bicubic).flops(), 33);  // 1D ignores interp
-    BOOST_CHECK_EQUAL(node_cost("ex1", 1, Interpolation2D::spline).flops(), 30);
-    BOOST_CHECK_EQUAL(node_cost("ex3", 1, Interpolation2D::spline).flops(), 27);
-    BOOST_CHECK(node_cost("bs-put", 1, Interpolation2D::spline).kinked_terminal);
+    BOOST_CHECK_EQUAL(node_cost("log-sine", 1, InterpolationKind::bicubic).flops(), 33);  // 1D ignores interp
+    BOOST_CHECK_EQUAL(node_cost("ex1", 1, InterpolationKind::spline).flops(), 30);
+    BOOST_CHECK_EQUAL(node_cost("ex3", 1, InterpolationKind::spline).flops(), 27);
+    BOOST_CHECK(node_cost("bs-put", 1, InterpolationKind::spline).kinked_terminal);
 
-    const NodeCost ex5 = node_cost("ex5", 2, Interpolation2D::spline);
+    const NodeCost ex5 = node_cost("ex5", 2, InterpolationKind::spline);
     BOOST_CHECK_EQUAL(ex5.rule, 1);  // omega_l omega_m; the cells and weights from the node table
     BOOST_CHECK_EQUAL(ex5.interpolation, 3 * 36);  // 3 functions x 16 coefficients
     BOOST_CHECK_EQUAL(ex5.accumulation, 13);
     BOOST_CHECK_EQUAL(ex5.flops(), 127);
     BOOST_CHECK_EQUAL(ex5.transcendentals, 0);
     BOOST_CHECK(ex5.kinked_terminal);
-    BOOST_CHECK_EQUAL(node_cost("ex4", 2, Interpolation2D::spline).flops(), 125);
-    BOOST_CHECK_EQUAL(node_cost("ex4", 2, Interpolation2D::bicubic).flops(), 113);
-    BOOST_CHECK(!node_cost("no-such-problem", 1, Interpolation2D::spline).driver_known);
+    BOOST_CHECK_EQUAL(node_cost("ex4", 2, InterpolationKind::spline).flops(), 125);
+    BOOST_CHECK_EQUAL(node_cost("ex4", 2, InterpolationKind::bicubic).flops(), 113);
+    BOOST_CHECK(!node_cost("no-such-problem", 1, InterpolationKind::spline).driver_known);
 }
 
 BOOST_AUTO_TEST_CASE(node_evaluations_from_known_inputs) {
@@ -188,7 +188,7 @@ BOOST_AUTO_TEST_CASE(case_syntax) {
     BOOST_CHECK_EQUAL(defaults[1].problem, "exchange");
     BOOST_CHECK_EQUAL(defaults[1].settings.N, 64);
     BOOST_CHECK_EQUAL(defaults[1].settings.L, 8);
-    BOOST_CHECK(defaults[1].settings.interpolation == Interpolation2D::spline);
+    BOOST_CHECK(defaults[1].settings.interpolation == InterpolationKind::spline);
     BOOST_CHECK_EQUAL(defaults[2].name, "ex2-k3-n256");
     BOOST_CHECK_EQUAL(defaults[3].problem, "sine-sum");
     BOOST_CHECK_EQUAL(defaults[3].settings.N, 32);
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(case_syntax) {
     BOOST_CHECK_EQUAL(custom[1].name, "ex2-k3-n256:L=16");
     BOOST_CHECK_EQUAL(custom[1].settings.L, 16);
     BOOST_CHECK_EQUAL(custom[1].settings.N, 256);
-    BOOST_CHECK(custom[2].settings.interpolation == Interpolation2D::bicubic);
+    BOOST_CHECK(custom[2].settings.interpolation == InterpolationKind::bicubic);
     BOOST_CHECK_EQUAL(custom[2].settings.K(), 3);
 }
 
@@ -212,7 +212,8 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--cases", "ex9-k3-n8"}, "--cases 'ex9-k3-n8'"},
         {{"bench", "--cases", "ex1:K=x"}, "K 'x' is not an integer"},
         {{"bench", "--cases", "ex1:foo=1"}, "unknown key 'foo'"},
-        {{"bench", "--cases", "ex1:interp=bicubic"}, "interp is only for 2D"},
+        {{"bench", "--cases", "ex1:interp=bicubic"}, "--interp bicubic: only for 2D problems"},
+        {{"bench", "--cases", "ex4:interp=hermite"}, "--interp hermite: only for 1D problems"},
         {{"bench", "--cases", "ex1:K=3:N=3"}, "--cases 'ex1:K=3:N=3': --N 3"},
         {{"bench", "--cases", "ex1,,ex2"}, "an empty case"},
         {{"bench", "--repeats", "0"}, "--repeats 0"},

@@ -28,8 +28,8 @@ struct Errors {
 };
 
 // |y_0 - exact| and the larger |z_0,k - exact| of ex5 (T = 1, L = 8, R = 6, multistep start-up, omp).
-const Errors& ex5_errors(int Ky, int Kz, int N, Interpolation2D interpolation, Smoothing smoothing = Smoothing::kreiss4) {
-    static std::map<std::tuple<int, int, int, Interpolation2D, Smoothing>, Errors> solved;
+const Errors& ex5_errors(int Ky, int Kz, int N, InterpolationKind interpolation, Smoothing smoothing = Smoothing::kreiss4) {
+    static std::map<std::tuple<int, int, int, InterpolationKind, Smoothing>, Errors> solved;
     const auto key = std::make_tuple(Ky, Kz, N, interpolation, smoothing);
     const auto found = solved.find(key);
     if (found != solved.end()) return found->second;
@@ -46,13 +46,13 @@ const Errors& ex5_errors(int Ky, int Kz, int N, Interpolation2D interpolation, S
     return solved[key] = Errors{r.y0_error(), r.z0_error()};
 }
 
-std::string describe(int Ky, int Kz, Interpolation2D interpolation, Smoothing smoothing) {
+std::string describe(int Ky, int Kz, InterpolationKind interpolation, Smoothing smoothing) {
     return "ex5 " + to_string(interpolation) + ", smoothing " + to_string(smoothing) + ", Ky = " + std::to_string(Ky) +
            ", Kz = " + std::to_string(Kz);
 }
 
 // The observed order of y or z between N and 2N is at least expected - 0.3.
-void check_order(int Ky, int Kz, int N, Interpolation2D interpolation, bool of_y, double expected) {
+void check_order(int Ky, int Kz, int N, InterpolationKind interpolation, bool of_y, double expected) {
     const Errors& coarse = ex5_errors(Ky, Kz, N, interpolation);
     const Errors& fine = ex5_errors(Ky, Kz, 2 * N, interpolation);
     const double e_coarse = of_y ? coarse.y : coarse.z, e_fine = of_y ? fine.y : fine.z;
@@ -121,19 +121,19 @@ BOOST_AUTO_TEST_CASE(converges_at_the_schemes_orders) {
     BOOST_TEST_MESSAGE("ex5, Ky = Kz = K, Kreiss smoothing Phi_4 and the kink-line rule: y and z orders >= min(K, 3) - 0.3; "
                        "spline K = 1, 2 (N = 16 -> 32), 3, 4 (N = 8 -> 16); bicubic K = 1 (16 -> 32), 3 (8 -> 16)");
     struct Case {
-        Interpolation2D interpolation;
+        InterpolationKind interpolation;
         int K, N;
     };
-    for (const Case& c : {Case{Interpolation2D::spline, 1, 16}, Case{Interpolation2D::spline, 2, 16},
-                          Case{Interpolation2D::spline, 3, 8}, Case{Interpolation2D::spline, 4, 8},
-                          Case{Interpolation2D::bicubic, 1, 16}, Case{Interpolation2D::bicubic, 3, 8}})
+    for (const Case& c : {Case{InterpolationKind::spline, 1, 16}, Case{InterpolationKind::spline, 2, 16},
+                          Case{InterpolationKind::spline, 3, 8}, Case{InterpolationKind::spline, 4, 8},
+                          Case{InterpolationKind::bicubic, 1, 16}, Case{InterpolationKind::bicubic, 3, 8}})
         for (bool of_y : {true, false}) check_order(c.K, c.K, c.N, c.interpolation, of_y, std::min(c.K, 3));
 }
 
 BOOST_AUTO_TEST_CASE(y_gains_an_order_with_kz_one_higher) {
     BOOST_TEST_MESSAGE("ex5, spline, Kz = Ky + 1: y order >= Ky + 1 - 0.3 (Ky = 1: N = 16 -> 32; Ky = 2: N = 8 -> 16)");
-    check_order(1, 2, 16, Interpolation2D::spline, true, 2);
-    check_order(2, 3, 8, Interpolation2D::spline, true, 3);
+    check_order(1, 2, 16, InterpolationKind::spline, true, 2);
+    check_order(2, 3, 8, InterpolationKind::spline, true, 3);
 }
 
 BOOST_AUTO_TEST_CASE(without_smoothing_the_order_drops) {
@@ -142,12 +142,12 @@ BOOST_AUTO_TEST_CASE(without_smoothing_the_order_drops) {
                        "order >= 1.7 to below 1e-5");
     for (Smoothing smoothing : {Smoothing::none, Smoothing::kreiss4}) {
         std::vector<double> e;
-        for (int N : {8, 16, 32}) e.push_back(ex5_errors(2, 2, N, Interpolation2D::spline, smoothing).z);
+        for (int N : {8, 16, 32}) e.push_back(ex5_errors(2, 2, N, InterpolationKind::spline, smoothing).z);
         const double mean_order = observed_order(e[0], e[2]) / 2;
         const bool smoothed = smoothing == Smoothing::kreiss4;
         const bool as_expected = smoothed ? mean_order >= 1.7 && e[2] < 1e-5
                                           : mean_order <= 1.0 && *std::min_element(e.begin(), e.end()) > 1e-2;
-        BOOST_CHECK_MESSAGE(as_expected, describe(2, 2, Interpolation2D::spline, smoothing)
+        BOOST_CHECK_MESSAGE(as_expected, describe(2, 2, InterpolationKind::spline, smoothing)
                                              << ": z errors " << scientific(e[0]) << ", " << scientific(e[1]) << ", "
                                              << scientific(e[2]) << " at N = 8, 16, 32, mean order " << mean_order);
     }

@@ -95,11 +95,19 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--R", "0.001", "--N", "16"}, 2, "at least 4 are needed"},
         // combinations
         {{"solve", "--startup", "exact", "--startup-substeps", "4"}, 2, "--startup-substeps: only for --startup multistep"},
-        {{"solve", "--problem", "ex1", "--interp", "bicubic"}, 2, "--interp: only for 2D problems"},
+        {{"solve", "--problem", "ex1", "--interp", "bicubic"}, 2,
+         "--interp bicubic: only for 2D problems (1D problems take spline or hermite)"},
+        {{"solve", "--problem", "ex4", "--interp", "hermite"}, 2,
+         "--interp hermite: only for 1D problems (2D problems take spline or bicubic)"},
+        {{"solve", "--problem", "ex1", "--interp", "hermite", "--spline", "natural"}, 2,
+         "--spline: only for --interp spline (the Hermite cubic has no end condition)"},
+        {{"solve", "--problem", "ex2", "--interp", "hermite", "--spline-solve", "inverse-band"}, 2,
+         "--spline-solve: only for the spline interpolations (--interp spline); --interp hermite computes no spline "
+         "moments"},
         {{"solve", "--problem", "ex5", "--spline", "natural"}, 2, "--spline: only for 1D problems"},
         {{"solve", "--problem", "ex4", "--interp", "bicubic", "--spline-solve", "inverse-band"}, 2,
-         "--spline-solve: only for the spline interpolations (--interp spline in 2D); --interp bicubic computes no "
-         "spline moments"},
+         "--spline-solve: only for the spline interpolations (--interp spline); --interp bicubic computes no spline "
+         "moments"},
         {{"solve", "--problem", "ex4", "--spline-solve", "foo"}, 2, "--spline-solve 'foo': allowed values are auto"},
         {{"grid", "--output", "x.csv"}, 2, "--output: bsde grid solves nothing"},
         {{"coefficients", "--backend", "omp"}, 2, "--backend: bsde coefficients solves nothing"},
@@ -137,7 +145,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--config", ini("bool.ini", "strict = maybe\n")}, 2, "bool.ini' line 1: strict = maybe"},
         // config files: values the validation rejects, with the line where the file set them
         {{"grid", "--config", ini("range.ini", "N = 64\nK = 2\nR = 0\n")}, 2, "range.ini' line 3: --R 0: must be a finite number > 0"},
-        {{"solve", "--config", ini("dimension.ini", "problem = ex1\ninterp = bicubic\n")}, 2, "dimension.ini' line 2: --interp: only for 2D problems"},
+        {{"solve", "--config", ini("dimension.ini", "problem = ex1\ninterp = bicubic\n")}, 2, "dimension.ini' line 2: --interp bicubic: only for 2D problems"},
         {{"solve", "--config", ini("solve.ini", "problem = ex4\ninterp = bicubic\nspline-solve = tridiagonal\n")}, 2,
          "solve.ini' line 3: --spline-solve: only for the spline interpolations"},
         {{"solve", "--config", ini("solve_value.ini", "spline-solve = thomas\n")}, 2,

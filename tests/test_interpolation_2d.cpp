@@ -16,7 +16,7 @@ using bsde::test::relative_difference;
 
 namespace {
 
-const Interpolation2D interpolations[] = {Interpolation2D::spline, Interpolation2D::bicubic};
+const InterpolationKind interpolations[] = {InterpolationKind::spline, InterpolationKind::bicubic};
 
 // The grid (x_min + i1 dx, x_min + i2 dx), i1, i2 = 0..M.
 struct Grid2D {
@@ -62,12 +62,12 @@ Points random_points(const Grid2D& g, int count, unsigned seed, double margin = 
     return p;
 }
 
-std::vector<double> interpolate(Backend backend, Interpolation2D kind, const std::vector<double>& values,
+std::vector<double> interpolate(Backend backend, InterpolationKind kind, const std::vector<double>& values,
                                 const Grid2D& g, const Points& p, SplineSolve solve = SplineSolve::automatic) {
     return backend_ops(backend).interpolate_2d(kind, values, g.M, g.x_min, g.dx, p.x1, p.x2, solve);
 }
 
-std::string label(Backend backend, Interpolation2D kind, const Grid2D& g) {
+std::string label(Backend backend, InterpolationKind kind, const Grid2D& g) {
     return to_string(backend) + " " + to_string(kind) + " M = " + std::to_string(g.M);
 }
 
@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(reproduces_tensor_cubics) {
         const Points points = random_points(g, 400, 11);
         const std::vector<double> expected = sample(tensor_cubic, points);
         for (Backend backend : available_backends())
-            for (Interpolation2D kind : interpolations) {
+            for (InterpolationKind kind : interpolations) {
                 const std::vector<double> got = interpolate(backend, kind, values, g, points);
                 for (std::size_t k = 0; k < got.size(); ++k)
                     check_close(label(backend, kind, g) + at(points, k), expected[k], got[k], 1e-12, max_abs(values));
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(reproduces_grid_values) {
     for (int i1 = 0; i1 <= g.M; ++i1)
         for (int i2 = 0; i2 <= g.M; ++i2) nodes.add(g.x(i1), g.x(i2));
     for (Backend backend : available_backends())
-        for (Interpolation2D kind : interpolations) {
+        for (InterpolationKind kind : interpolations) {
             const std::vector<double> got = interpolate(backend, kind, values, g, nodes);
             for (std::size_t k = 0; k < got.size(); ++k)
                 check_close(label(backend, kind, g) + " node" + at(nodes, k), values[k], got[k], 1e-13, max_abs(values));
@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(clamps_points_outside) {
     for (std::size_t k = 0; k < outside.x1.size(); ++k)
         clamped.add(std::clamp(outside.x1[k], g.x_min, g.x_max()), std::clamp(outside.x2[k], g.x_min, g.x_max()));
     for (Backend backend : available_backends())
-        for (Interpolation2D kind : interpolations) {
+        for (InterpolationKind kind : interpolations) {
             const std::vector<double> got = interpolate(backend, kind, values, g, outside);
             const std::vector<double> expected = interpolate(backend, kind, values, g, clamped);
             for (std::size_t k = 0; k < got.size(); ++k)
@@ -143,7 +143,7 @@ BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
     BOOST_TEST_MESSAGE("sin(x1) cos(0.7 x2) on [-4, 4]^2: the max error at one off-grid point per cell falls with "
                        "order in [3.7, 4.3] over M = 64, 128, 256, 512");
     for (Backend backend : available_backends())
-        for (Interpolation2D kind : interpolations) {
+        for (InterpolationKind kind : interpolations) {
             const int Ms[] = {64, 128, 256, 512};
             std::vector<double> errors;
             for (int M : Ms) {
@@ -209,9 +209,9 @@ BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal) {
         for (Backend backend : available_backends()) {
             const std::string name = to_string(backend) + " M = " + std::to_string(g.M);
             const std::vector<double> expected =
-                interpolate(backend, Interpolation2D::spline, values, g, points, SplineSolve::tridiagonal);
+                interpolate(backend, InterpolationKind::spline, values, g, points, SplineSolve::tridiagonal);
             const std::vector<double> got =
-                interpolate(backend, Interpolation2D::spline, values, g, points, SplineSolve::inverse_band);
+                interpolate(backend, InterpolationKind::spline, values, g, points, SplineSolve::inverse_band);
             std::size_t worst = 0;
             for (std::size_t k = 0; k < got.size(); ++k)
                 if (std::fabs(got[k] - expected[k]) > std::fabs(got[worst] - expected[worst])) worst = k;
@@ -219,7 +219,7 @@ BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal) {
             check_close(name + " inverse band vs tridiagonal" + at(points, worst), expected[worst], got[worst], 1e-13,
                         max_abs(expected));
             const std::vector<double> cubic_got =
-                interpolate(backend, Interpolation2D::spline, cubics, g, points, SplineSolve::inverse_band);
+                interpolate(backend, InterpolationKind::spline, cubics, g, points, SplineSolve::inverse_band);
             for (std::size_t k = 0; k < cubic_got.size(); ++k)
                 if (points.x1[k] >= g.x_min && points.x1[k] <= g.x_max() && points.x2[k] >= g.x_min &&
                     points.x2[k] <= g.x_max())  // outside, the cubic is not the clamped spline
@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
     const Grid2D g{96, -8.0, 1.0 / 6};
     const std::vector<double> values = sample([](double x1, double x2) { return std::log(std::sin(x1) * std::cos(x2) + 3); }, g);
     const Points points = random_points(g, 5000, 7, 0.5);
-    for (Interpolation2D kind : interpolations) {
+    for (InterpolationKind kind : interpolations) {
         const std::vector<double> reference = interpolate(Backend::serial, kind, values, g, points);
         const std::vector<double> got = interpolate(Backend::cuda, kind, values, g, points);
         BOOST_CHECK_MESSAGE(relative_difference(got, reference) <= 1e-13,

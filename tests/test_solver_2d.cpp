@@ -9,7 +9,7 @@ using namespace bsde::test;
 
 namespace {
 
-SolveResult solve_2d(const std::string& problem, Interpolation2D interpolation, int K, int N,
+SolveResult solve_2d(const std::string& problem, InterpolationKind interpolation, int K, int N,
                      Startup startup = Startup::exact, Backend backend = Backend::omp) {
     SchemeSettings s;
     s.Ky = s.Kz = K;
@@ -22,7 +22,7 @@ SolveResult solve_2d(const std::string& problem, Interpolation2D interpolation, 
     return backend_ops(backend).solve(problem, s);
 }
 
-const Interpolation2D interpolations[] = {Interpolation2D::spline, Interpolation2D::bicubic};
+const InterpolationKind interpolations[] = {InterpolationKind::spline, InterpolationKind::bicubic};
 
 }  // namespace
 
@@ -33,7 +33,7 @@ BOOST_AUTO_TEST_CASE(ex4_converges_at_the_schemes_orders) {
                        "y and z orders >= min(K, 3) - 0.3 for K = 1 (N = 32, 64), 2 (N = 16, 32), 3 (N = 16, 32; at N = 8 the "
                        "y order is still 2.5)");
     struct Case { int K, N; };
-    for (Interpolation2D interpolation : interpolations)
+    for (InterpolationKind interpolation : interpolations)
         for (const Case& c : {Case{1, 32}, Case{2, 16}, Case{3, 16}}) {
             const SolveResult coarse = solve_2d("ex4", interpolation, c.K, c.N);
             const SolveResult fine = solve_2d("ex4", interpolation, c.K, 2 * c.N);
@@ -53,8 +53,8 @@ BOOST_AUTO_TEST_CASE(ex4_multistep_startup_costs_no_accuracy) {
                        "with the exact start-up (at these N the two error sources partly cancel, so orders are "
                        "measured with the exact one above)");
     for (int K : {2, 3}) {
-        const SolveResult scheme = solve_2d("ex4", Interpolation2D::spline, K, 16, Startup::multistep);
-        const SolveResult exact = solve_2d("ex4", Interpolation2D::spline, K, 16, Startup::exact);
+        const SolveResult scheme = solve_2d("ex4", InterpolationKind::spline, K, 16, Startup::multistep);
+        const SolveResult exact = solve_2d("ex4", InterpolationKind::spline, K, 16, Startup::exact);
         for (auto [error, variable] : {std::make_pair(y_error, "y"), std::make_pair(z_error, "z")})
             BOOST_CHECK_MESSAGE(error(scheme) <= 1.5 * error(exact),
                                 "K = " << K << ": " << variable << " error " << scientific(error(scheme))
@@ -64,8 +64,8 @@ BOOST_AUTO_TEST_CASE(ex4_multistep_startup_costs_no_accuracy) {
 
 BOOST_AUTO_TEST_CASE(interpolations_agree_within_the_schemes_error) {
     BOOST_TEST_MESSAGE("ex4, K = 2, N = 16: spline and bicubic y_0, z_0 differ by less than the larger error");
-    const SolveResult spline = solve_2d("ex4", Interpolation2D::spline, 2, 16);
-    const SolveResult bicubic = solve_2d("ex4", Interpolation2D::bicubic, 2, 16);
+    const SolveResult spline = solve_2d("ex4", InterpolationKind::spline, 2, 16);
+    const SolveResult bicubic = solve_2d("ex4", InterpolationKind::bicubic, 2, 16);
     BOOST_CHECK_LE(std::fabs(spline.y0 - bicubic.y0), std::max(y_error(spline), y_error(bicubic)));
     for (int k = 0; k < 2; ++k)
         BOOST_CHECK_LE(std::fabs(spline.z0[k] - bicubic.z0[k]), std::max(z_error(spline), z_error(bicubic)));
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal_2d) {
 BOOST_AUTO_TEST_CASE(cuda_equals_serial_2d, *bsde::test::needs_cuda()) {
     BOOST_TEST_MESSAGE("ex4 and ex5, K = 2, N = 8, both interpolations: cuda gives the serial y_0(w), z_0(w) to 1e-12 relative");
     for (const char* problem : {"ex4", "ex5"})
-        for (Interpolation2D interpolation : interpolations) {
+        for (InterpolationKind interpolation : interpolations) {
             const SolveResult serial = solve_2d(problem, interpolation, 2, 8, Startup::multistep, Backend::serial);
             const SolveResult cuda = solve_2d(problem, interpolation, 2, 8, Startup::multistep, Backend::cuda);
             const std::string what = std::string(problem) + " " + to_string(interpolation);

@@ -65,7 +65,8 @@ inline double relative_difference(const std::vector<double>& a, const std::vecto
 inline double observed_order(double error_coarse, double error_fine) { return std::log2(error_coarse / error_fine); }
 
 inline SolveResult solve(const std::string& problem, int Ky, int Kz, int N, Backend backend = Backend::omp,
-                  Startup startup = Startup::multistep, int grid_order = 0, Smoothing smoothing = Smoothing::kreiss4) {
+                  Startup startup = Startup::multistep, int grid_order = 0, Smoothing smoothing = Smoothing::kreiss4,
+                  InterpolationKind interpolation = InterpolationKind::spline) {
     SchemeSettings s;
     s.Ky = Ky;
     s.Kz = Kz;
@@ -73,6 +74,7 @@ inline SolveResult solve(const std::string& problem, int Ky, int Kz, int N, Back
     s.startup = startup;
     s.grid_order = grid_order;
     s.smoothing = smoothing;
+    s.interpolation = interpolation;
     return backend_ops(backend).solve(problem, s);
 }
 
@@ -81,22 +83,26 @@ inline double z_error(const SolveResult& r) { return r.z0_error(); }
 
 // Errors at N = 16, 32, 64 (omp, multistep start-up).
 inline std::vector<double> errors_at_16_32_64(const std::string& problem, int Ky, int Kz, int grid_order,
-                                              double (*error)(const SolveResult&), Smoothing smoothing = Smoothing::kreiss4) {
+                                              double (*error)(const SolveResult&), Smoothing smoothing = Smoothing::kreiss4,
+                                              InterpolationKind interpolation = InterpolationKind::spline) {
     std::vector<double> errors;
     for (int N : {16, 32, 64})
-        errors.push_back(error(solve(problem, Ky, Kz, N, Backend::omp, Startup::multistep, grid_order, smoothing)));
+        errors.push_back(
+            error(solve(problem, Ky, Kz, N, Backend::omp, Startup::multistep, grid_order, smoothing, interpolation)));
     return errors;
 }
 
 // Solves at N = 16, 32, 64 and checks every observed order (where the finer error is above 1e-13).
 inline void check_orders(const std::string& problem, int Ky, int Kz, int grid_order,
-                         double (*error)(const SolveResult&), const std::string& variable, double expected_order) {
-    const std::vector<double> errors = errors_at_16_32_64(problem, Ky, Kz, grid_order, error);
+                         double (*error)(const SolveResult&), const std::string& variable, double expected_order,
+                         InterpolationKind interpolation = InterpolationKind::spline) {
+    const std::vector<double> errors =
+        errors_at_16_32_64(problem, Ky, Kz, grid_order, error, Smoothing::kreiss4, interpolation);
     for (std::size_t r = 1; r < errors.size(); ++r) {
         if (errors[r] <= 1e-13) continue;
         const double order = observed_order(errors[r - 1], errors[r]);
         BOOST_CHECK_MESSAGE(order >= expected_order - 0.3,
-                            problem << " Ky = " << Ky << ", Kz = " << Kz << ": order of " << variable << " expected >= "
+                            problem << " (" << to_string(interpolation) << ") Ky = " << Ky << ", Kz = " << Kz << ": order of " << variable << " expected >= "
                                     << expected_order - 0.3 << ", got " << order << " (errors " << scientific(errors[r - 1])
                                     << " at N = " << (8 << r) << ", " << scientific(errors[r]) << " at N = " << (16 << r) << ")");
     }
