@@ -193,9 +193,9 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
 // The count, part by part (the rule of bench.h; README, "Benchmark"). A node's cell and weights come from
 // the node table (grid_nodes.h); w + dW is formed only for drivers that read w (none of the paper's), as
 // part of the driver.
-//   1D, cubic spline (CubicSplineEvaluator), 23 + driver:
+//   1D, cubic spline or Hermite cubic (CellCubicEvaluator), 23 + driver:
 //     rule 0          omega_l from the table
-//     interpolation 14  per column u v_i + t v_{i+1} + a m_i + b m_{i+1}: 4 products, 3 sums (a multiply and 3
+//     interpolation 14  per column v0 v_i + v1 v_{i+1} + d0 d_i + d1 d_{i+1}: 4 products, 3 sums (a multiply and 3
 //                       multiply-adds, 7), 2 columns
 //     accumulation 9  y, z, f += omega . (2 each); f dW += (omega f) dW (3)
 //   2D, tensor spline (TensorSplineEvaluator), 122 + driver (the rule's nodes in nested loops, l outer):
