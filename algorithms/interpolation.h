@@ -114,15 +114,6 @@ struct CubicSpline1D {
     }
 };
 
-struct CubicHermite1D {
-    template <class Context>
-    using Fitter = CubicHermiteLayers<Context>;
-    template <class Context>
-    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings&) {
-        return Fitter<Context>(context, M, x_min, dx);
-    }
-};
-
 struct TensorSpline2D {
     template <class Context>
     using Fitter = TensorSplineFitter<Context>;
@@ -132,13 +123,17 @@ struct TensorSpline2D {
     }
 };
 
-struct Bicubic2D {
+// A family whose fitter takes no settings: Fitter<Context>(context, M, x_min, dx).
+template <template <class> class FitterOf>
+struct FamilyWithoutSettings {
     template <class Context>
-    using Fitter = BicubicFitter<Context>;
+    using Fitter = FitterOf<Context>;
     template <class Context>
     static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, const SchemeSettings&) {
         return Fitter<Context>(context, M, x_min, dx);
     }
 };
+using CubicHermite1D = FamilyWithoutSettings<CubicHermiteLayers>;
+using Bicubic2D = FamilyWithoutSettings<BicubicFitter>;
 
 }  // namespace bsde
