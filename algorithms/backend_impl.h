@@ -120,7 +120,7 @@ private:
         return to_host(out);
     }
 
-    // The interpolation chosen (check_interpolation has rejected those of the other dimension).
+    // The interpolation chosen (validate() rejects those of the other dimension).
     template <class Problem>
     static SolveResult solve_with(const SchemeSettings& settings) {
         if constexpr (Problem::dimension == 1) {

@@ -25,12 +25,7 @@ InterpolationKind parse_interpolation(const std::string& name) {
     throw InputError("--interp '" + name + "': allowed values are spline, hermite (1D), bicubic (2D)");
 }
 
-void check_interpolation(InterpolationKind interpolation, int dimension) {
-    if (interpolation == InterpolationKind::bicubic && dimension != 2)
-        throw InputError("--interp bicubic: only for 2D problems (1D problems take spline or hermite)");
-    if (interpolation == InterpolationKind::hermite && dimension != 1)
-        throw InputError("--interp hermite: only for 1D problems (2D problems take spline or bicubic)");
-}
+
 
 Startup parse_startup(const std::string& name) {
     if (name == "multistep") return Startup::multistep;
@@ -60,6 +55,10 @@ void require(bool ok, const std::string& message) {
 }  // namespace
 
 void validate(const SchemeSettings& s, int dimension) {
+    require(s.interpolation != InterpolationKind::bicubic || dimension == 2,
+            "--interp bicubic: only for 2D problems (1D problems take spline or hermite)");
+    require(s.interpolation != InterpolationKind::hermite || dimension == 1,
+            "--interp hermite: only for 1D problems (2D problems take spline or bicubic)");
     require(s.Ky >= 1 && s.Ky <= max_multistep_order,
             "--Ky " + std::to_string(s.Ky) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
     require(s.Kz >= 1 && s.Kz <= max_multistep_order,

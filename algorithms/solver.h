@@ -26,8 +26,6 @@ enum class InterpolationKind {
 };
 std::string to_string(InterpolationKind interpolation);
 InterpolationKind parse_interpolation(const std::string& name);  // throws InputError
-// Throws InputError naming --interp when the interpolation does not exist in this dimension.
-void check_interpolation(InterpolationKind interpolation, int dimension);
 
 using ProblemParameters = std::map<std::string, double>;
 
@@ -66,8 +64,8 @@ struct SchemeSettings {
 // The largest multistep order accepted (--K, --Ky, --Kz).
 constexpr int max_multistep_order = 32;
 
-// Throws InputError naming the option for any setting outside its range, and for a space grid whose
-// (M+1)^dimension points the sweep cannot index (32-bit indices).
+// Throws InputError naming the option for any setting outside its range, an interpolation that does not exist
+// in this dimension, and a space grid whose (M+1)^dimension points the sweep cannot index (32-bit indices).
 void validate(const SchemeSettings& settings, int dimension = 1);
 
 // Seconds spent in the phases of the steps (start-up and backward), with SchemeSettings::time_phases.

@@ -99,10 +99,7 @@ BenchCase parse_case(const std::string& item) {
             else if (key == "picard") integer(s.picard_iterations);
             else if (key == "T") real(s.T);
             else if (key == "R") real(s.R);
-            else if (key == "interp") {
-                s.interpolation = parse_interpolation(value);
-                check_interpolation(s.interpolation, problem->dimension);
-            } else if (key == "spline") {
+            else if (key == "interp") s.interpolation = parse_interpolation(value); else if (key == "spline") {
                 dimension_only(1);
                 s.spline = parse_spline_boundary(value);
             } else if (key == "smoothing") s.smoothing = parse_smoothing(value);
@@ -116,7 +113,7 @@ BenchCase parse_case(const std::string& item) {
         }
     }
     try {
-        validate(s);
+        validate(s, problem->dimension);
     } catch (const InputError& e) {
         throw InputError(where + e.what());
     }

@@ -360,10 +360,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
                                   "sigma2", "rho"})
         if (vm.count(parameter)) s.problem_parameters[parameter] = vm[parameter].as<double>();
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
-    if (take(vm, "interp", name)) {
-        s.interpolation = parse_interpolation(name);
-        check_interpolation(s.interpolation, problem.dimension);
-    }
+    if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
     if (vm.count("spline") && s.interpolation != InterpolationKind::spline)
         throw InputError("--spline: only for --interp spline (the Hermite cubic has no end condition)");
     if (take(vm, "spline-solve", name)) {
