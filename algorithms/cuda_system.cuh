@@ -2,13 +2,10 @@
 // workspaces for the tridiagonal solves and CUB reductions, created once and reused.
 // The only place besides backend_cuda.cu that names CUDA, cuSPARSE or CUB.
 #pragma once
-#include <algorithm>
 #include <string>
 
-#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include <thrust/execution_policy.h>
@@ -85,48 +82,6 @@ __global__ void __launch_bounds__(group_block_threads, blocks_per_sm) for_each_g
     body(i < count ? i : count - 1, BlockLanes<G>{partial, i < count});
 }
 
-// A T written by another block of the running kernel, read past the L1 cache (ld.global.cg word by word),
-// which is not coherent between SMs.
-template <class T>
-__device__ T load_from_other_block(const T* source) {
-    static_assert(sizeof(T) % sizeof(unsigned) == 0 && alignof(T) >= alignof(unsigned), "T in whole 32-bit words");
-    T value;
-    const unsigned* from = reinterpret_cast<const unsigned*>(source);
-    unsigned* to = reinterpret_cast<unsigned*>(&value);
-    for (int k = 0; k < static_cast<int>(sizeof(T) / sizeof(unsigned)); ++k) to[k] = __ldcg(from + k);
-    return value;
-}
-
-// *out = op-reduction of first[0..n) and init in one launch: each block reduces a grid-stride share of the
-// values (cub::BlockReduce) into block_totals[block]; the block that finishes last (a device-scope counter,
-// left at 0 again for the next launch) reduces those into *out. CUB's DeviceReduce takes two launches.
-template <class T, class Iterator, class Op>
-__global__ void __launch_bounds__(group_block_threads)
-    reduce_in_one_launch_kernel(Iterator first, int n, T init, Op op, T* block_totals, unsigned* blocks_done, T* out) {
-    using BlockReduce = cub::BlockReduce<T, group_block_threads>;
-    __shared__ typename BlockReduce::TempStorage reduce_storage;
-    __shared__ bool last_block;
-    T sum = init;
-    for (int i = blockIdx.x * group_block_threads + threadIdx.x; i < n; i += gridDim.x * group_block_threads)
-        sum = op(sum, first[i]);
-    const T block_total = BlockReduce(reduce_storage).Reduce(sum, op);
-    if (threadIdx.x == 0) {
-        block_totals[blockIdx.x] = block_total;
-        cuda::atomic_ref<unsigned, cuda::thread_scope_device> done(*blocks_done);
-        last_block = done.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;  // releases block_totals
-    }
-    __syncthreads();
-    if (!last_block) return;
-    sum = init;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += group_block_threads) sum = op(sum, load_from_other_block(block_totals + b));
-    __syncthreads();  // reduce_storage is reused
-    const T total = BlockReduce(reduce_storage).Reduce(sum, op);
-    if (threadIdx.x == 0) {
-        *out = total;
-        *blocks_done = 0;
-    }
-}
-
 // Offset of segment s of equal segments of `size` values.
 struct SegmentStart {
     int size;
@@ -169,20 +124,18 @@ public:
     }
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (device memory),
-    // enqueued on the stream: CUB's segmented reduction (a block per segment), or for one segment a reduction
-    // over many blocks in one launch (reduce_in_one_launch_kernel).
+    // enqueued on the stream: CUB's segmented reduction (a block per segment), or for one segment CUB's device
+    // reduction (many blocks).
     template <class T, class Op>
     void reduce_segments_into(const T* first, int size, int segments, T init, Op op, T* out) {
+        std::size_t bytes = 0;
         if (segments == 1) {
-            const int blocks = std::max(1, std::min((size + group_block_threads - 1) / group_block_threads, 2 * multiprocessors_));
-            T* block_totals = static_cast<T*>(workspace(block_totals_, sizeof(T) * blocks));
-            reduce_in_one_launch_kernel<<<blocks, group_block_threads, 0, stream_>>>(first, size, init, op, block_totals,
-                                                                                    blocks_done(), out);
-            BSDE_CUDA_CHECK(cudaGetLastError());
+            BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, first, out, size, op, init, stream_));
+            void* temp = workspace(reduce_workspace_, bytes);
+            BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, first, out, size, op, init, stream_));
             return;
         }
         const auto starts = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), SegmentStart{size});
-        std::size_t bytes = 0;
         BSDE_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, first, out, segments, starts, starts + 1, op,
                                                            init, stream_));
         void* temp = workspace(reduce_workspace_, bytes);
@@ -226,15 +179,13 @@ private:
     }
 
     void* workspace(vector<char>& buffer, std::size_t bytes);
-    unsigned* blocks_done();  // reduce_in_one_launch_kernel's counter (device memory, 0 between launches)
 
     cudaStream_t stream_ = nullptr;
     cusparseHandle_t cusparse_ = nullptr;
     cudaEvent_t start_ = nullptr, stop_ = nullptr;
     std::size_t free_at_start_ = 0;
     int multiprocessors_ = 0;
-    vector<char> tridiagonal_workspace_, reduce_workspace_, reduce_result_, block_totals_;
-    vector<unsigned> blocks_done_;
+    vector<char> tridiagonal_workspace_, reduce_workspace_, reduce_result_;
 };
 
 }  // namespace bsde

@@ -11,8 +11,10 @@
 #endif
 
 #define BSDE_PRAGMA(text) _Pragma(#text)
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)  // nvcc's device pass
 #define BSDE_UNROLL(n) BSDE_PRAGMA(unroll n)
+#elif defined(__CUDACC__)  // nvcc's host pass: the cuda translation unit runs no sweep on the host
+#define BSDE_UNROLL(n)
 #else
 #define BSDE_UNROLL(n) BSDE_PRAGMA(GCC unroll n)
 #endif

@@ -45,11 +45,6 @@ void* CudaContext::workspace(vector<char>& buffer, std::size_t bytes) {
     return thrust::raw_pointer_cast(buffer.data());
 }
 
-unsigned* CudaContext::blocks_done() {
-    if (blocks_done_.empty()) blocks_done_.assign(1, 0u);
-    return thrust::raw_pointer_cast(blocks_done_.data());
-}
-
 void CudaContext::solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
                                     int m, int count, TridiagonalLayout layout, bool pivoting) {
     std::size_t bytes = 0;
