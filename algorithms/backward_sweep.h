@@ -105,6 +105,8 @@ public:
 
     SolveResult run() {
         context_.start_timer();
+        context_.clear_marks();
+        phase_spans_.clear();
         const LayerRingView ring = ring_view(ring_);
         set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
         if (s_.startup == Startup::exact) {
@@ -119,7 +121,7 @@ public:
         SolveResult result;
         result.sweep_seconds = context_.elapsed_seconds();
         result.phases_timed = s_.time_phases;
-        result.phase_seconds = phases_;
+        for (const PhaseSpan& span : phase_spans_) result.phase_seconds.*span.phase += context_.seconds_between(span.from, span.to);
         collect(ring.layer(0), result);
         return result;
     }
@@ -242,22 +244,22 @@ private:
                                                        kink_line_rule,
                                                        has_terminal_kink<Problem>::value ? terminal : -1};
         using Update = MultistepPointUpdate<Problem, Evaluator>;
-        double clock = phase_clock();
+        const int pass_start = phase_mark();
         const PointOrder<d> order{space_.M};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
         context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
             order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
                                                          s_.picard_iterations, s_.picard_tolerance, point_status}});
-        clock = phase_add(phases_.expectation, clock);
+        const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         step_times_.push_back(t_n);
         ++steps_done_;
         if (steps_done_ - steps_reduced_ == status_depth()) reduce_statuses();
-        phase_add(phases_.status, clock);
+        phase_span(&SweepPhaseSeconds::status, pass_end);
         if (steps_done_ % status_check_interval == 0) check_status(steps_done_);
         if (s_.progress && steps_done_ % progress_interval == 0) s_.progress(steps_done_, steps());
-        clock = phase_clock();
+        const int fit_start = phase_mark();
         fit(ring.layer(n));
-        phase_add(phases_.fit, clock);
+        phase_span(&SweepPhaseSeconds::fit, fit_start);
     }
 
     // The smooth rule's node table for steps of size dt (GaussHermiteOnGrid, grid_nodes.h): row j - 1 holds
@@ -280,19 +282,20 @@ private:
         return raw(node_table_);
     }
 
-    // With settings.time_phases (bsde bench): waits for the work enqueued so far and reads the sweep's
-    // clock (elapsed_seconds() leaves the timer running on every context); 0 otherwise, at no cost.
-    double phase_clock() {
-        if (!s_.time_phases) return 0.0;
-        context_.synchronize();
-        return context_.elapsed_seconds();
-    }
-    // With settings.time_phases: adds the time since `since` to `phase` and returns the clock now.
-    double phase_add(double& phase, double since) {
-        if (!s_.time_phases) return 0.0;
-        const double now = phase_clock();
-        phase += now - since;
-        return now;
+    // With settings.time_phases (bsde bench): a mark in the context's work (on cuda an event on the stream, so
+    // that nothing waits and the instrumented sweep runs as the others), and a phase's span from the mark
+    // `start` to a mark made now, added up after the sweep (run()). Without, 0 and nothing, at no cost.
+    using PhaseSeconds = double SweepPhaseSeconds::*;
+    struct PhaseSpan {
+        PhaseSeconds phase;
+        int from, to;  // the context's marks
+    };
+    int phase_mark() { return s_.time_phases ? context_.mark() : 0; }
+    int phase_span(PhaseSeconds phase, int start) {
+        if (!s_.time_phases) return 0;
+        const int end = context_.mark();
+        phase_spans_.push_back({phase, start, end});
+        return end;
     }
 
     // Steps whose grid points' statuses are kept (point_status_) before they are reduced to one status per step
@@ -466,7 +469,7 @@ private:
     double picard_change_largest_ = 0.0;
     int picard_unconverged_steps_ = 0, picard_first_unconverged_ = -1;  // steps where Picard ended above tolerance
     double picard_unconverged_change_ = 0.0;                           // the largest last change of those steps
-    SweepPhaseSeconds phases_;  // with settings.time_phases
+    std::vector<PhaseSpan> phase_spans_;  // with settings.time_phases
 };
 
 }  // namespace bsde

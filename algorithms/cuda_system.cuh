@@ -3,6 +3,7 @@
 // The only place besides backend_cuda.cu that names CUDA, cuSPARSE or CUB.
 #pragma once
 #include <string>
+#include <vector>
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
@@ -158,6 +159,13 @@ public:
     void start_timer();
     double elapsed_seconds();  // since start_timer(), synchronizing; may be read repeatedly (the timer keeps running)
 
+    // Marks in the stream's work (bsde bench's split of a step into phases): mark() records the next event of a
+    // pool on the stream and returns its number, without waiting; seconds_between(a, b) is the device time
+    // between marks a and b (it waits for b); clear_marks() lets the next solve reuse the events.
+    int mark();
+    double seconds_between(int from, int to);
+    void clear_marks() { marks_used_ = 0; }
+
     double device_bytes_in_use() const;  // device memory taken since this context was created
     double free_bytes() const;           // device memory free now (cudaMemGetInfo)
 
@@ -183,6 +191,8 @@ private:
     cudaStream_t stream_ = nullptr;
     cusparseHandle_t cusparse_ = nullptr;
     cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    std::vector<cudaEvent_t> marks_;
+    std::size_t marks_used_ = 0;
     std::size_t free_at_start_ = 0;
     int multiprocessors_ = 0;
     vector<char> tridiagonal_workspace_, reduce_workspace_, reduce_result_;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
@@ -88,12 +89,22 @@ public:
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     }
 
+    // Marks in the work (bsde bench's split of a step; the host's work is done when its call returns): mark()
+    // reads the clock and returns the mark's number, seconds_between(a, b) the time between marks a and b.
+    int mark() {
+        marks_.push_back(elapsed_seconds());
+        return static_cast<int>(marks_.size()) - 1;
+    }
+    double seconds_between(int from, int to) const { return marks_.at(to) - marks_.at(from); }
+    void clear_marks() { marks_.clear(); }
+
     double device_bytes_in_use() const { return -1.0; }  // no device memory on the host backends
     double free_bytes() const { return host_available_bytes(); }  // checked before allocating
 
 private:
     vector<double> scratch_;
     std::chrono::steady_clock::time_point started_;
+    std::vector<double> marks_;  // seconds since start_timer()
 };
 
 // The serial backend's system: thrust::cpp, one core.

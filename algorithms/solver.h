@@ -54,8 +54,8 @@ struct SchemeSettings {
     // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);
     // otherwise it is reported in SolveResult::picard_warning and the run goes on.
     bool picard_strict = false;
-    // Times the phases of every step (SolveResult::phase_seconds): each phase is synchronized and timed,
-    // so such a run is slower; only its proportions are meaningful (bsde bench).
+    // Times the phases of every step (SolveResult::phase_seconds) by marks in the context's work (on cuda events
+    // on the stream: nothing waits for them) (bsde bench).
     bool time_phases = false;
 
     int K() const { return Ky > Kz ? Ky : Kz; }
@@ -102,7 +102,7 @@ struct SolveResult {
     double sweep_seconds = 0;         // start-up and backward sweep, after set-up
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
-    bool phases_timed = false;        // settings.time_phases: phase_seconds measured (sweep_seconds is then slower)
+    bool phases_timed = false;        // settings.time_phases: phase_seconds measured
     SweepPhaseSeconds phase_seconds;  // per phase; the rest of sweep_seconds: terminal layer, start-up copies, checks
 
     double y0_error() const { return y0 > y0_exact ? y0 - y0_exact : y0_exact - y0; }

@@ -9,6 +9,7 @@
 #   compare  bsde bench on cuda, the default cases and ex2 K = 6, N = 512, for build/bin/bsde and every binary
 #            in variants/ (built here from other commits or with one change, to compare in one call)
 #   kernels  the duration of each kernel of one step (scripts/kernels_once.sh, Nsight Compute)
+#   ompfit   bsde bench on omp, ex2 K = 6, N = 256, 512, 768, the 1D fit by Thomas and by the inverse band
 # usage: scripts/device_issue7.sh STAGE...
 set -uo pipefail
 out=${OUT:-out}
@@ -51,6 +52,13 @@ for stage in "$@"; do
           > "$out/compare_$name.txt" 2>&1
         echo "== compare $binary (exit $?)"; grep -E "^ *(ex|case)" "$out/compare_$name.txt"
       done ;;
+    ompfit)
+      cases=""
+      for N in 256 512 768; do
+        for how in tridiagonal inverse-band; do cases="$cases${cases:+,}ex2-k6-n$N:spline_solve=$how"; done
+      done
+      "$bsde" bench --backends omp --repeats 3 --cases "$cases" > "$out/ompfit.txt" 2>&1
+      echo "== ompfit (exit $?)"; grep -E "^ *(ex|case)" "$out/ompfit.txt" ;;
     kernels)
       scripts/kernels_once.sh > "$out/kernels.txt" 2>&1
       echo "== kernels (exit $?)"; cat "$out/kernels.txt" ;;

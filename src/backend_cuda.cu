@@ -26,6 +26,7 @@ CudaContext::CudaContext() {
 }
 
 CudaContext::~CudaContext() {  // release without throwing; failures here cannot be acted on
+    for (cudaEvent_t mark : marks_) cudaEventDestroy(mark);
     cudaEventDestroy(stop_);
     cudaEventDestroy(start_);
     cusparseDestroy(cusparse_);
@@ -72,6 +73,22 @@ double CudaContext::elapsed_seconds() {
     BSDE_CUDA_CHECK(cudaEventSynchronize(stop_));
     float milliseconds = 0;
     BSDE_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
+    return milliseconds / 1000.0;
+}
+
+int CudaContext::mark() {
+    if (marks_used_ == marks_.size()) {
+        marks_.push_back(nullptr);
+        BSDE_CUDA_CHECK(cudaEventCreate(&marks_.back()));
+    }
+    BSDE_CUDA_CHECK(cudaEventRecord(marks_[marks_used_], stream_));
+    return static_cast<int>(marks_used_++);
+}
+
+double CudaContext::seconds_between(int from, int to) {
+    BSDE_CUDA_CHECK(cudaEventSynchronize(marks_.at(to)));
+    float milliseconds = 0;
+    BSDE_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, marks_.at(from), marks_.at(to)));
     return milliseconds / 1000.0;
 }
 
