@@ -253,8 +253,10 @@ private:
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         step_times_.push_back(t_n);
         ++steps_done_;
-        if (steps_done_ - steps_reduced_ == status_depth()) reduce_statuses();
-        phase_span(&SweepPhaseSeconds::status, pass_end);
+        if (steps_done_ - steps_reduced_ == status_depth()) {
+            reduce_statuses();
+            phase_span(&SweepPhaseSeconds::status, pass_end);
+        }
         if (steps_done_ % status_check_interval == 0) check_status(steps_done_);
         if (s_.progress && steps_done_ % progress_interval == 0) s_.progress(steps_done_, steps());
         const int fit_start = phase_mark();

@@ -9,6 +9,7 @@
 #   compare  bsde bench on cuda, the default cases and ex2 K = 6, N = 512, for build/bin/bsde and every binary
 #            in variants/ (built here from other commits or with one change, to compare in one call)
 #   kernels  the duration of each kernel of one step (scripts/kernels_once.sh, Nsight Compute)
+#   ompscale bsde bench on serial and omp, ex2 K = 6, N = 256 (medians of 3: omp's scaling over serial)
 #   ompfit   bsde bench on omp, ex2 K = 6, N = 256, 512, 768, the 1D fit by Thomas and by the inverse band
 # usage: scripts/device_issue7.sh STAGE...
 set -uo pipefail
@@ -52,6 +53,9 @@ for stage in "$@"; do
           > "$out/compare_$name.txt" 2>&1
         echo "== compare $binary (exit $?)"; grep -E "^ *(ex|case)" "$out/compare_$name.txt"
       done ;;
+    ompscale)
+      "$bsde" bench --backends serial,omp --repeats 3 --cases ex2-k6-n256 > "$out/ompscale.txt" 2>&1
+      echo "== ompscale (exit $?)"; grep -E "^ *(ex|case)" "$out/ompscale.txt" ;;
     ompfit)
       cases=""
       for N in 256 512 768; do

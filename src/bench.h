@@ -97,9 +97,10 @@ struct BenchFigures {
     double pass = 0, status = 0, fit = 0, rest = 0;  // fractions of the instrumented sweep
     double node_evaluations = 0, node_evaluations_per_second = 0;
     double gflops = 0, percent_of_ceiling = 0;  // over the whole sweep (median)
-    double pass_gflops = 0;                     // over the pass's share of the median
+    double pass_seconds = 0;                    // the pass's own time in the instrumented sweep (its marks)
+    double pass_gflops = 0;                     // over pass_seconds
     // The pass's arithmetic floor: node evaluations x (flops / fp64_ceiling_flops + transcendentals /
-    // fp64_exp_ceiling), in s, and the pass's share of the median over it.
+    // fp64_exp_ceiling), in s, and pass_seconds over it.
     double pass_floor = 0, pass_over_floor = 0;
 };
 double median_of(std::vector<double> values);  // NaN for none
