@@ -301,9 +301,11 @@ private:
     }
 
     // Steps whose grid points' statuses are kept (point_status_) before they are reduced to one status per step
-    // in one launch. In 1D, K + 1 (the statuses take 3/4 of the ring's memory): on cuda a reduction per step is a
-    // launch of about 5 us (an H200), as long as the 1D fit. In 2D, 1: the pass takes milliseconds there.
-    int status_depth() const { return d == 1 ? K_ + 1 : 1; }
+    // in one launch (and before each check). In 1D, 32 (24 bytes per point and step, 3.4x the ring of K = 6): on
+    // cuda a reduction is a launch of about 5 us (an H200), as long as the 1D fit; 32 steps per launch instead of
+    // K + 1 took ex2 K = 6, N = 1024 from 0.0708 to 0.0685 s and K = 3, N = 256 from 0.00512 to 0.00468 s
+    // (docs/performance.md, entry 15). In 2D, 1: the pass takes milliseconds there.
+    int status_depth() const { return d == 1 ? 32 : 1; }
 
     // The statuses of the steps since the last reduction: status_[step] = CombineStepStatus over the grid points.
     void reduce_statuses() {
