@@ -129,13 +129,11 @@ public:
     // reduction (many blocks).
     template <class T, class Op>
     void reduce_segments_into(const T* first, int size, int segments, T init, Op op, T* out) {
-        std::size_t bytes = 0;
         if (segments == 1) {
-            BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, first, out, size, op, init, stream_));
-            void* temp = workspace(reduce_workspace_, bytes);
-            BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, first, out, size, op, init, stream_));
+            device_reduce_into(first, size, init, op, out);
             return;
         }
+        std::size_t bytes = 0;
         const auto starts = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), SegmentStart{size});
         BSDE_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, first, out, segments, starts, starts + 1, op,
                                                            init, stream_));
@@ -147,10 +145,7 @@ public:
     template <class T, class Iterator, class Op>
     T reduce(Iterator first, int n, T init, Op op) {  // CUB device reduction, read back
         T* out = static_cast<T*>(workspace(reduce_result_, sizeof(T)));
-        std::size_t bytes = 0;
-        BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, first, out, n, op, init, stream_));
-        void* temp = workspace(reduce_workspace_, bytes);
-        BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, first, out, n, op, init, stream_));
+        device_reduce_into(first, n, init, op, out);
         return read(out);
     }
 
@@ -170,6 +165,15 @@ public:
     double free_bytes() const;           // device memory free now (cudaMemGetInfo)
 
 private:
+    // *out = op-reduction of init and first[0, n) (device memory): CUB's device reduction, enqueued on the stream.
+    template <class T, class Iterator, class Op>
+    void device_reduce_into(Iterator first, int n, T init, Op op, T* out) {
+        std::size_t bytes = 0;
+        BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, first, out, n, op, init, stream_));
+        void* temp = workspace(reduce_workspace_, bytes);
+        BSDE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, first, out, n, op, init, stream_));
+    }
+
     template <int lanes_per_point, int blocks_per_sm, class Body>
     void launch_groups(int count, const Body& body) {
         constexpr int points_per_block = BlockLanes<lanes_per_point>::points;

@@ -72,7 +72,6 @@ private:
     // device). On an H200, one thread per moment took 17 us per ex2 fit (M = 32768, 2 columns).
     static constexpr int inverse_band_lanes = 8;
 
-
     Context& context_;
     int M_;
     SplineBoundary boundary_;
