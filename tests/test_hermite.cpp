@@ -108,11 +108,7 @@ BOOST_AUTO_TEST_CASE(backends_agree) {
         for (Backend b : available_backends()) {
             const SolveResult r =
                 solve(problem, 3, 3, 32, b, Startup::multistep, 0, Smoothing::kreiss4, InterpolationKind::hermite);
-            const std::string what = std::string(problem) + " on " + to_string(b);
-            BOOST_CHECK_MESSAGE(relative_difference(r.y, serial.y) <= 1e-12,
-                                what << ": y differs by " << relative_difference(r.y, serial.y));
-            BOOST_CHECK_MESSAGE(relative_difference(r.z, serial.z) <= 1e-12,
-                                what << ": z differs by " << relative_difference(r.z, serial.z));
+            check_same_solution(std::string(problem) + " on " + to_string(b), serial, r, 1e-12);
         }
     }
 }

@@ -75,8 +75,7 @@ BOOST_AUTO_TEST_CASE(omp_equals_serial) {
     BOOST_TEST_MESSAGE("omp and serial give the same y_0(w), z_0(w) to 1e-14 relative");
     const SolveResult serial = solve("ex2", 3, 3, 32, Backend::serial);
     const SolveResult omp = solve("ex2", 3, 3, 32, Backend::omp);
-    BOOST_CHECK_LE(bsde::test::relative_difference(omp.y, serial.y), 1e-14);
-    BOOST_CHECK_LE(bsde::test::relative_difference(omp.z, serial.z), 1e-14);
+    bsde::test::check_same_solution("ex2 on omp", serial, omp, 1e-14);
 }
 
 BOOST_AUTO_TEST_CASE(inverse_band_equals_tridiagonal_solve) {
@@ -95,12 +94,7 @@ BOOST_AUTO_TEST_CASE(inverse_band_equals_tridiagonal_solve) {
         const std::string what = std::string(c.problem) + " " + to_string(c.boundary);
         BOOST_CHECK_MESSAGE(tridiagonal.spline_solve == "tridiagonal" && band.spline_solve == "inverse-band",
                             what << ": the results name " << tridiagonal.spline_solve << " and " << band.spline_solve);
-        BOOST_CHECK_MESSAGE(bsde::test::relative_difference(band.y, tridiagonal.y) <= 1e-12,
-                            what << ": y differs by " << bsde::test::relative_difference(band.y, tridiagonal.y));
-        BOOST_CHECK_MESSAGE(bsde::test::relative_difference(band.z, tridiagonal.z) <= 1e-12,
-                            what << ": z differs by " << bsde::test::relative_difference(band.z, tridiagonal.z));
-        BOOST_TEST_MESSAGE(what << ": y, z differ by " << scientific(bsde::test::relative_difference(band.y, tridiagonal.y))
-                                << ", " << scientific(bsde::test::relative_difference(band.z, tridiagonal.z)));
+        bsde::test::check_same_solution(what, tridiagonal, band, 1e-12);
     }
 }
 
@@ -112,8 +106,7 @@ BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
         const SolveResult cuda = solve(problem, 3, 3, 32, Backend::cuda);
         bsde::test::check_close(std::string(problem) + " y_0", serial.y0, cuda.y0, 1e-12, std::fabs(serial.y0));
         bsde::test::check_close(std::string(problem) + " z_0", serial.z0[0], cuda.z0[0], 1e-12, std::fabs(serial.z0[0]));
-        BOOST_CHECK_LE(bsde::test::relative_difference(cuda.y, serial.y), 1e-12);
-        BOOST_CHECK_LE(bsde::test::relative_difference(cuda.z, serial.z), 1e-12);
+        bsde::test::check_same_solution(std::string(problem) + " on cuda", serial, cuda, 1e-12);
     }
 }
 

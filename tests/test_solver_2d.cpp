@@ -84,12 +84,7 @@ BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal_2d) {
         const SolveResult tridiagonal = backend_ops(Backend::omp).solve(problem, s);
         s.spline_solve = SplineSolve::inverse_band;
         const SolveResult band = backend_ops(Backend::omp).solve(problem, s);
-        BOOST_CHECK_MESSAGE(relative_difference(band.y, tridiagonal.y) <= 1e-12,
-                            problem << ": y differs by " << relative_difference(band.y, tridiagonal.y));
-        BOOST_CHECK_MESSAGE(relative_difference(band.z, tridiagonal.z) <= 1e-12,
-                            problem << ": z differs by " << relative_difference(band.z, tridiagonal.z));
-        BOOST_TEST_MESSAGE(problem << ": y, z differ by " << scientific(relative_difference(band.y, tridiagonal.y))
-                                   << ", " << scientific(relative_difference(band.z, tridiagonal.z)));
+        check_same_solution(problem, tridiagonal, band, 1e-12);
     }
 }
 
@@ -99,11 +94,7 @@ BOOST_AUTO_TEST_CASE(cuda_equals_serial_2d, *bsde::test::needs_cuda()) {
         for (InterpolationKind interpolation : interpolations) {
             const SolveResult serial = solve_2d(problem, interpolation, 2, 8, Startup::multistep, Backend::serial);
             const SolveResult cuda = solve_2d(problem, interpolation, 2, 8, Startup::multistep, Backend::cuda);
-            const std::string what = std::string(problem) + " " + to_string(interpolation);
-            BOOST_CHECK_MESSAGE(relative_difference(cuda.y, serial.y) <= 1e-12,
-                                what << ": y differs by " << relative_difference(cuda.y, serial.y));
-            BOOST_CHECK_MESSAGE(relative_difference(cuda.z, serial.z) <= 1e-12,
-                                what << ": z differs by " << relative_difference(cuda.z, serial.z));
+            check_same_solution(std::string(problem) + " " + to_string(interpolation), serial, cuda, 1e-12);
         }
 }
 

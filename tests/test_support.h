@@ -61,6 +61,16 @@ inline double relative_difference(const std::vector<double>& a, const std::vecto
     return d / std::max(max_abs(b), 1e-300);
 }
 
+// The whole y_0(w) and z_0(w) of `got` equal those of `expected` to `tolerance` (relative_difference), with the
+// differences reported as a message either way.
+inline void check_same_solution(const std::string& what, const SolveResult& expected, const SolveResult& got,
+                                double tolerance) {
+    const double y = relative_difference(got.y, expected.y), z = relative_difference(got.z, expected.z);
+    BOOST_CHECK_MESSAGE(y <= tolerance, what << ": y differs by " << y << " > " << tolerance);
+    BOOST_CHECK_MESSAGE(z <= tolerance, what << ": z differs by " << z << " > " << tolerance);
+    BOOST_TEST_MESSAGE(what << ": y, z differ by " << scientific(y) << ", " << scientific(z));
+}
+
 // Observed order between two errors at step counts N and 2N.
 inline double observed_order(double error_coarse, double error_fine) { return std::log2(error_coarse / error_fine); }
 
