@@ -86,6 +86,7 @@ public:
         }
         gamma_y_.assign(gy.begin(), gy.end());
         gamma_z_.assign(g1.begin(), g1.end());
+        choose_stage();
         // An allocation that fails although check_memory passed (other processes, fragmentation) is reported
         // with the amount. Test hook (README, "Errors and exit codes"): BSDE_TEST_FAIL_ALLOCATION=1 makes it
         // fail here as an exhausted allocator does (std::bad_alloc).
@@ -107,6 +108,7 @@ public:
         context_.start_timer();
         context_.clear_marks();
         phase_spans_.clear();
+        staged_axis_sums_ = 0.0;
         const LayerRingView ring = ring_view(ring_);
         set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
         if (s_.startup == Startup::exact) {
@@ -239,18 +241,22 @@ private:
                                                        kz,
                                                        raw(gamma_y_) + ky * (K_ + 1),
                                                        raw(gamma_z_) + kz * (K_ + 1),
-                                                       GaussHermiteOnGrid<typename Evaluator::Shift>{node_table(dt), s_.L},
+                                                       GaussHermiteOnGrid<typename Evaluator::Shift>{node_table(dt), s_.L, stage_stride_},
                                                        CellGaussLegendreExpectation{space_.dx()},
                                                        kink_line_rule,
                                                        has_terminal_kink<Problem>::value ? terminal : -1};
         using Update = MultistepPointUpdate<Problem, Evaluator>;
         const int pass_start = phase_mark();
-        const PointOrder<d> order{space_.M};
+        const PointOrder<d> order{space_.M, stage_stride_ > 0 ? 1 : 16};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
         context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
             order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                                         s_.picard_iterations, s_.picard_tolerance, point_status}});
+                                                         s_.picard_iterations, s_.picard_tolerance, point_status}},
+            stage_doubles_);
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
+        if (stage_stride_ > 0)
+            for (int j = 1; j <= std::max(ky, kz); ++j)
+                if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
         step_times_.push_back(t_n);
         ++steps_done_;
         if (steps_done_ - steps_reduced_ == status_depth()) {
@@ -262,6 +268,47 @@ private:
         const int fit_start = phase_mark();
         fit(ring.layer(n));
         phase_span(&SweepPhaseSeconds::fit, fit_start);
+    }
+
+    // Whether the 2D pass runs by sum factorisation (expectation_rules.h, GaussHermiteOnGrid): where the
+    // interpolation has the staged form (the tensor spline) and the context's blocks stage (cuda), with the
+    // stage of a block in its shared memory. A block's P = Context::block_threads consecutive points lie in at
+    // most (M + P - 1) / (M + 1) + 1 rows, each with a window of at most min(P, M + 1) + high - low + 3 columns
+    // (RowWindows), high - low the cell shifts' spread of the widest rule, that of variance K dt: ex5 at K = 6,
+    // N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions.
+    void choose_stage() {
+        if constexpr (d == 2 && stages_rows<Evaluator>::value) {
+            const double reach = std::sqrt(2.0 * (K_ * time_.dt()));  // as node_table()
+            const Evaluator evaluate = fitter_.evaluator();
+            const int low = evaluate.shift(reach * host_nodes_.front()).cells;
+            const int high = evaluate.shift(reach * host_nodes_.back()).cells;
+            const int P = Context::block_threads, M = space_.M;
+            const int rows = (M + P - 1) / (M + 1) + 1;
+            const int stride = std::min(M + 3, std::min(P, M + 1) + high - low + 3);
+            const double doubles = double(functions()) * rows * stride;
+            if (doubles * sizeof(double) <= context_.stage_bytes_per_block()) {
+                stage_stride_ = stride;
+                stage_doubles_ = static_cast<int>(doubles);
+            }
+        }
+    }
+
+    // staged_sums_[j - 1]: the axis-1 sums the staged pass makes for a layer read with row j of the node table
+    // `table`: over the pass's blocks and their rows' windows (RowWindows), L nodes along axis 1, every function.
+    void count_staged_sums(const std::vector<Node>& table) {
+        const int P = Context::block_threads, M = space_.M;
+        staged_sums_.assign(K_, 0.0);
+        for (int j = 1; j <= K_; ++j) {
+            const Node* row = table.data() + (j - 1) * s_.L;
+            const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_stride_};
+            double columns = 0.0;
+            for (int first = 0; first < points_; first += P) {
+                const RowWindows windows{M, first, std::min(points_, first + P) - 1, reach};
+                for (int r = windows.first_row(); r < windows.first_row() + windows.rows(); ++r)
+                    columns += windows.end(r) - windows.begin(r) + 1;
+            }
+            staged_sums_[j - 1] = columns * s_.L * functions();
+        }
     }
 
     // The smooth rule's node table for steps of size dt (GaussHermiteOnGrid, grid_nodes.h): row j - 1 holds
@@ -280,6 +327,7 @@ private:
             }
             node_table_.assign(table.begin(), table.end());
             node_table_dt_ = dt;
+            if (stage_stride_ > 0) count_staged_sums(table);
         }
         return raw(node_table_);
     }
@@ -385,6 +433,7 @@ private:
         result.picard_largest_change = picard_change_largest_;
         result.picard_unconverged_steps = picard_unconverged_steps_;
         if (picard_unconverged_steps_ > 0) result.picard_warning = picard_not_converged(picard_first_unconverged_);
+        result.staged_axis_sums = staged_axis_sums_;
         result.storage_bytes = storage_bytes();
         result.device_bytes_measured = context_.device_bytes_in_use();
         result.has_exact = Problem::has_exact_solution;
@@ -464,6 +513,9 @@ private:
     std::vector<double> host_nodes_, host_weights_;  // a_l, omega_l / sqrt(pi)
     typename Context::template vector<Node> node_table_;
     double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
+    int stage_stride_ = 0, stage_doubles_ = 0;  // the staged 2D pass's (choose_stage), 0: none
+    std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
+    double staged_axis_sums_ = 0.0;              // over the solve (SolveResult::staged_axis_sums)
     typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points
     typename Context::template vector<StepStatus> status_;         // per step
     std::vector<StepStatus> host_status_;

@@ -41,7 +41,8 @@ namespace bsde {
 // loads at a quadrature node are coalesced (the lanes of a point read far-apart nodes). sum() adds the G
 // lanes' values through shared memory in a fixed order (every lane gets the same total) and synchronizes
 // the block: every thread of the block calls it equally often. Threads past the last point repeat the
-// last point and do not store.
+// last point and do not store. The block also stages (lanes.h): `staged` is its dynamic shared memory (the
+// launch's stage_doubles), first..last its points.
 constexpr int group_block_threads = 256;
 
 template <int G>
@@ -49,13 +50,29 @@ struct BlockLanes {
     static_assert(G >= 1 && G <= 8 && (G & (G - 1)) == 0, "lanes per point: a power of two up to 8 (warps of 32 points)");
     static constexpr int size = G;
     static constexpr int points = group_block_threads / G;  // per block
+    static constexpr bool stages = true;
     double* partial;  // shared, one per thread
+    double* staged;   // shared, the launch's stage
+    int first, last;
     bool in_range;
     __host__ __device__ int lane() const {
 #ifdef __CUDA_ARCH__
         return threadIdx.x / points;
 #else
         return 0;
+#endif
+    }
+    __host__ __device__ int thread() const {
+#ifdef __CUDA_ARCH__
+        return threadIdx.x;
+#else
+        return 0;
+#endif
+    }
+    __host__ __device__ static constexpr int threads() { return group_block_threads; }
+    __host__ __device__ void sync() const {
+#ifdef __CUDA_ARCH__
+        __syncthreads();
 #endif
     }
     __host__ __device__ bool stores() const { return in_range && lane() == 0; }
@@ -79,8 +96,10 @@ struct BlockLanes {
 template <int G, int blocks_per_sm, class Body>
 __global__ void __launch_bounds__(group_block_threads, blocks_per_sm) for_each_group_kernel(int count, Body body) {
     __shared__ double partial[group_block_threads];
-    const int i = blockIdx.x * BlockLanes<G>::points + threadIdx.x % BlockLanes<G>::points;
-    body(i < count ? i : count - 1, BlockLanes<G>{partial, i < count});
+    extern __shared__ double staged[];
+    const int first = blockIdx.x * BlockLanes<G>::points, i = first + threadIdx.x % BlockLanes<G>::points;
+    const int last = first + BlockLanes<G>::points < count ? first + BlockLanes<G>::points - 1 : count - 1;
+    body(i < count ? i : count - 1, BlockLanes<G>{partial, staged, first, last, i < count});
 }
 
 // Offset of segment s of equal segments of `size` values.
@@ -94,6 +113,7 @@ public:
     template <class T>
     using vector = thrust::cuda::vector<T>;
     static constexpr bool runs_on_gpu = true;
+    static constexpr int block_threads = group_block_threads;  // of for_each_group (its points, with one lane each)
 
     CudaContext();
     ~CudaContext();
@@ -112,17 +132,23 @@ public:
     // H200, ex2 at K = 6: N = 1024 (32769 points) 0.096 s with 4 lanes, 0.100 s with 8; N = 256 (8193 points)
     // 0.0099 s with 4, 0.0088 s with 8. The 2D fit's passes (a million entries) ran 3 % slower in all with 4
     // lanes than with one.
+    // A block's stage (BlockLanes::staged) takes stage_doubles doubles of shared memory (at most
+    // stage_bytes_per_block()).
     template <int max_lanes, int blocks_per_sm = 3, class Body>
-    void for_each_group(int count, const Body& body) {
+    void for_each_group(int count, const Body& body, int stage_doubles = 0) {
         if (count == 0) return;
         if constexpr (max_lanes > 1) {
             if (static_cast<long long>(count) * (max_lanes / 2) >= 1LL * blocks_per_sm * group_block_threads * multiprocessors_) {
-                for_each_group<max_lanes / 2, blocks_per_sm>(count, body);
+                for_each_group<max_lanes / 2, blocks_per_sm>(count, body, stage_doubles);
                 return;
             }
         }
-        launch_groups<max_lanes, blocks_per_sm>(count, body);
+        launch_groups<max_lanes, blocks_per_sm>(count, body, stage_doubles * sizeof(double));
     }
+
+    // The most shared memory a block of for_each_group may stage, in bytes (the device's opt-in limit per
+    // block less the block's own lane sums).
+    double stage_bytes_per_block() const { return stage_bytes_per_block_; }
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (device memory),
     // enqueued on the stream: CUB's segmented reduction (a block per segment), or for one segment CUB's device
@@ -175,12 +201,17 @@ private:
     }
 
     template <int lanes_per_point, int blocks_per_sm, class Body>
-    void launch_groups(int count, const Body& body) {
+    void launch_groups(int count, const Body& body, std::size_t stage_bytes) {
         constexpr int points_per_block = BlockLanes<lanes_per_point>::points;
         const unsigned blocks = static_cast<unsigned>((count + points_per_block - 1) / points_per_block);
-        for_each_group_kernel<lanes_per_point, blocks_per_sm><<<blocks, group_block_threads, 0, stream_>>>(count, body);
+        const auto kernel = for_each_group_kernel<lanes_per_point, blocks_per_sm, Body>;
+        if (stage_bytes > default_stage_bytes)  // beyond the default, a kernel must ask for it
+            BSDE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(stage_bytes)));
+        kernel<<<blocks, group_block_threads, stage_bytes, stream_>>>(count, body);
         BSDE_CUDA_CHECK(cudaGetLastError());
     }
+    static constexpr std::size_t default_stage_bytes = 48 * 1024 - group_block_threads * sizeof(double);
 
     template <class T>
     T read(const T* element) {
@@ -199,6 +230,7 @@ private:
     std::size_t marks_used_ = 0;
     std::size_t free_at_start_ = 0;
     int multiprocessors_ = 0;
+    double stage_bytes_per_block_ = 0;
     vector<char> tridiagonal_workspace_, reduce_workspace_, reduce_result_;
 };
 

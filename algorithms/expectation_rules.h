@@ -64,10 +64,17 @@ struct GaussHermiteExpectation {
 // The nodes of GaussHermiteExpectation for the layers j = 1..K of a step, variance j dt, from a table of
 // AxisNode rows (row j - 1: dW = sqrt(2 j dt) a_l, omega_l / sqrt(pi) and the interpolation's shift of
 // dW). In 2D the tensor product of a row with itself, axis 1 outer as in GaussHermiteExpectation.
+//
+// In 2D, where the sink's evaluator has the staged form (stages_rows: the tensor spline) and the lanes are a
+// block that stages (cuda), and stage_stride > 0 (the sweep's choice: the block's stage fits), the rule runs by
+// sum factorisation: per node along axis 1 the block stages the axis-1 sums over the windows of its rows once
+// (LayerExpectations::stage), and each of its points' nodes along axis 2 reads 4 staged values per function
+// instead of 16 coefficients of the layer (tensor_spline.h). The same sums in another order: equal to rounding.
 template <class Shift>
 struct GaussHermiteOnGrid {
-    const AxisNode<Shift>* table;  // K rows of L nodes
+    const AxisNode<Shift>* table;  // K rows of L nodes, ascending in dW (gauss_hermite.h)
     int L;
+    int stage_stride;  // doubles per row window of a block's stage (RowWindows); 0: no staging
     template <class Sink, class Lanes = SingleLane>
     __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
@@ -85,6 +92,16 @@ struct GaussHermiteOnGrid {
                 sink.add_node(node);
             }
         } else {
+            if constexpr (Lanes::stages && Sink::stages_rows) {
+                if (stage_stride > 0) {
+                    const RowReach reach{row[0].shift.cells, row[L - 1].shift.cells, stage_stride};
+                    for (int l = 0; l < L; ++l) {
+                        const auto staged = sink.stage(row[l], reach, lanes);
+                        for (int m = lanes.lane(); m < L; m += Lanes::size) sink.add_staged(staged, row[m]);
+                    }
+                    return;
+                }
+            }
             for (int l = 0; l < L; ++l) {
                 const AxisNode<Shift> along1 = row[l];
                 for (int m = lanes.lane(); m < L; m += Lanes::size) sink.add_node(along1, row[m]);

@@ -4,6 +4,8 @@
 // are computed once per step size for all points (the sweep's node table), and at a point only the cell
 // index is added up; a point whose shifted cell falls off the grid is located and clamped as any other.
 #pragma once
+#include <type_traits>
+
 #include "host_device.h"
 #include "point.h"
 
@@ -41,5 +43,35 @@ struct alignas(16) AxisNode {
     double dW, omega;
     Shift shift;
 };
+
+// The rows of a block of consecutive points of a 2D grid (row-major, point p = i1 (M+1) + i2: the block's points
+// are first..last) and, for an interpolation whose stencil along axis 2 takes 4 columns from its cell (ghosted
+// columns 0..M+2, tensor_spline.h), the columns that each row's points reach with a rule's nodes along axis 2,
+// whose cell shifts lie in [low, high]: [c_lo + low, c_hi + high + 3] within [0, M+2], c_lo..c_hi the row's
+// points. Each row's window takes `stride` doubles of a block's stage (the staged pass, expectation_rules.h).
+struct RowReach {
+    int low, high, stride;
+};
+struct RowWindows {
+    int M, first, last;
+    RowReach reach;
+    __host__ __device__ int first_row() const { return first / (M + 1); }
+    __host__ __device__ int rows() const { return last / (M + 1) - first_row() + 1; }
+    __host__ __device__ int stride() const { return reach.stride; }
+    __host__ __device__ int begin(int row) const {
+        const int column = (row == first_row() ? first % (M + 1) : 0) + reach.low;
+        return column > 0 ? column : 0;
+    }
+    __host__ __device__ int end(int row) const {
+        const int column = (row == last / (M + 1) ? last % (M + 1) : M) + reach.high + 3;
+        return column < M + 2 ? column : M + 2;
+    }
+};
+
+// Whether an evaluator has the staged form of a 2D rule (along_axis, stage, axis2_sum: tensor_spline.h).
+template <class Evaluator, class = void>
+struct stages_rows : std::false_type {};
+template <class Evaluator>
+struct stages_rows<Evaluator, std::void_t<decltype(&Evaluator::axis2_sum)>> : std::true_type {};
 
 }  // namespace bsde

@@ -49,6 +49,7 @@ public:
     template <class T>
     using vector = typename SystemTraits::template vector<T>;
     static constexpr bool runs_on_gpu = false;
+    static constexpr int block_threads = 1;  // for_each_group runs each point by itself (lanes.h)
 
     auto policy() const { return SystemTraits::policy(); }
     std::string description() const { return SystemTraits::description(); }
@@ -65,7 +66,7 @@ public:
     // body(i, lanes) for i = 0..count-1: one lane per point on the host (lanes.h); the cuda context runs
     // up to max_lanes lanes, blocks_per_sm blocks of them on an SM.
     template <int max_lanes, int blocks_per_sm = 3, class Body>
-    void for_each_group(int count, const Body& body) {
+    void for_each_group(int count, const Body& body, int /*stage_doubles: no blocks stage here*/ = 0) {
         thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
                          OnSingleLane<Body>{body});
     }
@@ -98,6 +99,7 @@ public:
     double seconds_between(int from, int to) const { return marks_.at(to) - marks_.at(from); }
     void clear_marks() { marks_.clear(); }
 
+    double stage_bytes_per_block() const { return 0.0; }  // one lane per point: nothing to stage for (lanes.h)
     double device_bytes_in_use() const { return -1.0; }  // no device memory on the host backends
     double free_bytes() const { return host_available_bytes(); }  // checked before allocating
 

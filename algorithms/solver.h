@@ -100,6 +100,9 @@ struct SolveResult {
     std::string spline_solve;         // how the spline moments were computed: tridiagonal or inverse-band
                                       // (settings.spline_solve resolved for the backend); empty for bicubic
     double sweep_seconds = 0;         // start-up and backward sweep, after set-up
+    // The staged 2D pass (sum factorisation: cuda with the tensor spline; expectation_rules.h): the axis-1 sums
+    // of 4 coefficients its blocks staged, over the solve (bsde bench's operation count); 0 where it did not stage.
+    double staged_axis_sums = 0;
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
     bool phases_timed = false;        // settings.time_phases: phase_seconds measured

@@ -55,14 +55,14 @@ struct GridPoints {
 };
 
 // The order in which the fused pass visits the grid: k = i in 1D. In 2D the grid is cut into tiles of
-// 16 x 16 points visited tile after tile (256 consecutive k per tile, row after row inside), so that the
-// threads that run together read one neighbourhood of each stored layer: about 19 x 19 coefficients per
-// node and function instead of 4 rows of 259 for 256 points of one grid row. Visits past the grid's
-// edge in the last tiles of each axis map to -1.
+// `tile` x `tile` points visited tile after tile (tile^2 consecutive k per tile, row after row inside), so that
+// the threads that run together read one neighbourhood of each stored layer: with tiles of 16 x 16 about
+// 19 x 19 coefficients per node and function instead of 4 rows of 259 for 256 points of one grid row. Tiles of
+// 1 x 1 are the rows one after the other (k = i), the order of the staged pass, whose blocks share rows
+// (expectation_rules.h). Visits past the grid's edge in the last tiles of each axis map to -1.
 template <int d>
 struct PointOrder {
-    static constexpr int tile = 16;
-    int M;
+    int M, tile;
     __host__ __device__ int tiles_per_axis() const { return (M + tile) / tile; }  // ceil((M+1) / tile)
     __host__ __device__ int visits() const {
         return d == 1 ? M + 1 : tiles_per_axis() * tiles_per_axis() * tile * tile;
@@ -163,6 +163,7 @@ using DriverAtTime = decltype(driver_at(std::declval<const Problem&>(), 0.0));
 template <class Problem, class Evaluator>
 struct LayerExpectations {
     static constexpr int dimension = Problem::dimension;
+    static constexpr bool stages_rows = bsde::stages_rows<Evaluator>::value;
     using P = Point<dimension>;
     using Node = AxisNode<typename Evaluator::Shift>;
     const Evaluator& evaluate;
@@ -180,12 +181,47 @@ struct LayerExpectations {
         accumulate(evaluate.at(site, along1, along2), Vec2{{along1.dW, along2.dW}}, along1.omega * along2.omega);
     }
 
+    // The staged form (an evaluator with stages_rows, on a context whose blocks stage, lanes.h; expectation_rules.h):
+    // stage() is called by every thread of the block alike; between two lanes.sync() it fills the block's stage
+    // with the axis-1 sums of every function for the node along1 over the windows of the block's rows
+    // (Evaluator::stage, RowWindows) and returns this point's view of it; add_staged() adds the point's node
+    // (along1, along2) from that view.
+    struct StagedRow {
+        const double* row;  // y's stage of this point's row, indexed by ghosted column
+        int function_stride;
+        double x1;  // the moved coordinate along axis 1, clamped
+        double dW1, omega1;
+    };
+    template <class Lanes>
+    __host__ __device__ StagedRow stage(const Node& along1, const RowReach& reach, const Lanes& lanes) const {
+        const RowWindows windows{evaluate.M, lanes.first, lanes.last, reach};
+        lanes.sync();  // the stage of the previous node has been read
+        evaluate.stage(layer.data(0), layer.data_size, layer.functions, windows, along1, lanes.staged, lanes.thread(),
+                       lanes.threads());
+        lanes.sync();
+        const int row = site.index[0];
+        return {lanes.staged + (row - windows.first_row()) * windows.stride() - windows.begin(row),
+                windows.rows() * windows.stride(), evaluate.along_axis(row, along1).x, along1.dW, along1.omega};
+    }
+    __host__ __device__ void add_staged(const StagedRow& staged, const Node& along2) {
+        const auto a2 = evaluate.along_axis(site.index[1], along2);
+        const double y_at = Evaluator::axis2_sum(staged.row, a2);
+        P z_at{};
+        for (int k = 0; k < dimension; ++k)
+            component(z_at, k) = Evaluator::axis2_sum(staged.row + (1 + k) * staged.function_stride, a2);
+        accumulate_values(Vec2{{staged.x1, a2.x}}, y_at, z_at, Vec2{{staged.dW1, along2.dW}},
+                          staged.omega1 * along2.omega);
+    }
+
 private:
     __host__ __device__ void accumulate(const typename Evaluator::Stencil& s, const P& dW, double omega) {
         const double y_at = evaluate(layer.values(0), layer.data(0), s);
         P z_at{};
         for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(layer.values(1 + k), layer.data(1 + k), s);
-        const double f_at = driver(s.point, y_at, z_at);
+        accumulate_values(s.point, y_at, z_at, dW, omega);
+    }
+    __host__ __device__ void accumulate_values(const P& point, double y_at, const P& z_at, const P& dW, double omega) {
+        const double f_at = driver(point, y_at, z_at);
         y += omega * y_at;
         f += omega * f_at;
         for (int k = 0; k < dimension; ++k) {

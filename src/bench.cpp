@@ -201,9 +201,14 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
 //     interpolation 108  per function 16 coefficients: 4 rows of 4 products and 3 sums, times the row weight
 //                        and added (9 per row, 36 per function), 3 functions
 //     accumulation 13 y, f (2 each), z_k (2 each), omega f (1), f dW_k (2 each)
+//     staged (sum factorisation, the cuda pass; expectation_rules.h): interpolation 21 + 7 s, per function the
+//                        axis-2 sum of 4 staged values (4 products, 3 sums), and s staged axis-1 sums (7 each) per
+//                        node evaluation, s = SolveResult::staged_axis_sums / node evaluations (about 0.2 for ex5 at
+//                        K = 6, N = 64: a block's windows of about 256 + 170 columns for 256 points x L nodes).
 //   2D, bicubic (BicubicEvaluator), 110 + driver: rule 1, interpolation 3 x 32 (Horner in t2 then t1: 4 x (3 + 1)
 //     multiply-adds), accumulation 13.
-NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation) {
+NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation,
+                   double staged_sums_per_node) {
     NodeCost cost;
     if (dimension == 1) {
         cost.rule = 0;
@@ -211,7 +216,10 @@ NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind 
         cost.accumulation = 9;
     } else {
         cost.rule = 1;
-        cost.interpolation = interpolation == InterpolationKind::bicubic ? 3 * 32 : 3 * 36;
+        cost.interpolation = interpolation == InterpolationKind::bicubic ? 3 * 32
+                             : staged_sums_per_node > 0               ? 3 * 7 + 7 * staged_sums_per_node
+                                                                      : 3 * 36;
+        if (interpolation != InterpolationKind::bicubic) cost.staged_sums = staged_sums_per_node;
         cost.accumulation = 13;
     }
     const ProblemInfo* info = problem_named(problem);
@@ -356,8 +364,10 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         const NodeCost& c = r.cost;
         notes += "  " + r.case_name + " (" + r.problem + ", " + std::to_string(r.dimension) + "D " +
                  interpolation_name(r) + ", L = " + std::to_string(r.L) + "): " + format("%g", c.flops()) +
-                 " flops = rule " + format("%g", c.rule) + " + interpolation " +
-                 format("%g", c.interpolation) + " + driver " + format("%g", c.driver) + " + accumulation " +
+                 " flops = rule " + format("%g", c.rule) + " + interpolation " + format("%.4g", c.interpolation) +
+                 (c.staged_sums > 0 ? " (staged: 21 + 7 x " + format("%.3g", c.staged_sums) + " axis-1 sums per node)"
+                                    : std::string()) +
+                 " + driver " + format("%g", c.driver) + " + accumulation " +
                  format("%g", c.accumulation) + "; " +
                  (c.transcendentals > 0 ? format("%g", c.transcendentals) + " " + c.transcendental_names
                                         : std::string("no transcendental calls")) +
@@ -447,7 +457,8 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
             r.z0_error = last.z0_error();
             r.storage_bytes = last.storage_bytes;
             r.device_bytes = last.device_bytes_measured;
-            r.cost = node_cost(c.problem, last.dimension, c.settings.interpolation);
+            r.cost = node_cost(c.problem, last.dimension, c.settings.interpolation,
+                               last.staged_axis_sums / node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps));
             results.push_back(r);
         }
     progress.clear();

@@ -55,11 +55,15 @@ struct NodeCost {
     std::string transcendental_names;  // "exp", or empty
     bool driver_known = false;  // false: a problem missing from the driver table, its driver counted as 0
     bool kinked_terminal = false;  // terminal layer read with a finer rule near its kink (not counted)
+    double staged_sums = 0;        // 2D tensor spline, staged pass: axis-1 sums staged per node (in interpolation)
     double flops() const { return rule + interpolation + driver + accumulation; }
 };
 
-// The count for a problem (name or alias), its dimension and, in 2D, the interpolation.
-NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation);
+// The count for a problem (name or alias), its dimension and, in 2D, the interpolation; for a 2D tensor spline
+// run by the staged pass (sum factorisation, cuda), the axis-1 sums it staged per node evaluation
+// (SolveResult::staged_axis_sums over node_evaluations), 0 for the direct pass.
+NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation,
+                   double staged_sums_per_node = 0);
 
 // Steps of a solve: (K-1) S start-up steps (S = substeps, 0 for the exact start-up) and N - K + 1 more.
 long long bench_steps(int K, int N, int substeps);

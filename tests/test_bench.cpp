@@ -79,6 +79,11 @@ BOOST_AUTO_TEST_CASE(operation_count_per_node) {
     BOOST_CHECK_EQUAL(ex5.transcendentals, 0);
     BOOST_CHECK(ex5.kinked_terminal);
     BOOST_CHECK_EQUAL(node_cost("ex4", 2, InterpolationKind::spline).flops(), 125);
+    // the staged pass: per function an axis-2 sum of 4 staged values (7), and 7 per staged axis-1 sum
+    const NodeCost staged = node_cost("ex5", 2, InterpolationKind::spline, 0.25);
+    BOOST_CHECK_EQUAL(staged.interpolation, 3 * 7 + 7 * 0.25);
+    BOOST_CHECK_EQUAL(staged.flops(), 1 + 21 + 1.75 + 5 + 13);
+    BOOST_CHECK_EQUAL(node_cost("ex5", 2, InterpolationKind::bicubic, 0.25).interpolation, 3 * 32);
     BOOST_CHECK_EQUAL(node_cost("ex4", 2, InterpolationKind::bicubic).flops(), 113);
     BOOST_CHECK(!node_cost("no-such-problem", 1, InterpolationKind::spline).driver_known);
 }

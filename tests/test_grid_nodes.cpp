@@ -3,12 +3,17 @@
 // for every interpolation, inside the grid and where the moved point falls off it (clamped). The evaluators
 // are the same __host__ __device__ code on every backend; their data here are arbitrary numbers, as at()
 // and locate() only choose the cell and the weights.
+// And the staged 2D rule (sum factorisation, which the cuda pass runs with the tensor spline) gives the
+// expectations of the direct rule, for points of a block that spans several rows, at and near the edges.
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "../algorithms/gauss_hermite.h"
 #include "../algorithms/interpolation.h"
+#include "../algorithms/sweep_functors.h"
 #include "test_support.h"
 
 using namespace bsde;
@@ -89,6 +94,71 @@ BOOST_AUTO_TEST_CASE(tensor_spline_shift_equals_locate) {
 
 BOOST_AUTO_TEST_CASE(bicubic_shift_equals_locate) {
     check_2d("bicubic", BicubicEvaluator{M, x_min, dx}, 16 * M * M);
+}
+
+// A block of the staged rule run by one thread (the cuda pass's BlockLanes with 256 threads): it stages the
+// whole block's windows itself, for each of its points in turn.
+struct SequentialBlock {
+    static constexpr int size = 1;
+    static constexpr bool stages = true;
+    double* staged;
+    int first, last;
+    int lane() const { return 0; }
+    int thread() const { return 0; }
+    static constexpr int threads() { return 1; }
+    void sync() const {}
+    double sum(double x) const { return x; }
+    bool stores() const { return true; }
+};
+
+// A driver that reads every argument, so that the staged point (the moved w, clamped) is checked too.
+struct EveryArgumentDriver {
+    static constexpr int dimension = 2;
+    double driver(double t, Vec2 w, double y, Vec2 z) const {
+        return y * z[0] - 0.5 * z[1] + w[0] * w[0] - 3.0 * w[1] + t * y * y;
+    }
+};
+
+BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
+    constexpr int m = 20, functions = 3, points = (m + 1) * (m + 1), L = 8;
+    const double lo = -2.0, h = 4.0 / m;
+    const TensorSplineEvaluator evaluate{m, lo, h};
+    const int data_size = (m + 3) * (m + 3);
+    const std::vector<double> arbitrary = arbitrary_numbers(functions * (points + data_size), 7);
+    std::vector<double> layer_storage(arbitrary);
+    const LayerView layer{layer_storage.data(), points, data_size, functions};
+    const GaussHermiteRule rule = gauss_hermite(L);
+    // variances whose nodes reach 1, 3 and 9 cells, so that rows and columns near the edges leave the grid
+    for (double variance : {0.05 * h * h, 0.6 * h * h, 5.0 * h * h}) {
+        std::vector<AxisNode<TensorSplineEvaluator::Shift>> row;
+        for (int l = 0; l < L; ++l) {
+            const double dW = std::sqrt(2.0 * variance) * rule.nodes[l];
+            row.push_back({dW, rule.weights[l] / std::sqrt(3.14159265358979323846), evaluate.shift(dW)});
+        }
+        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> direct{row.data(), L, 0};
+        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> staged{row.data(), L, m + 3};  // stride: a whole row
+        for (int first : {0, 50, 183, points - 45}) {  // blocks of 45 points: 3 to 4 rows
+            const int last = std::min(points, first + 45) - 1;
+            std::vector<double> stage(functions * (last / (m + 1) - first / (m + 1) + 1) * (m + 3), 0.0);
+            for (int i = first; i <= last; ++i) {
+                const GridSite<2> site{Vec2{{lo + i / (m + 1) * h, lo + i % (m + 1) * h}}, {i / (m + 1), i % (m + 1)}};
+                const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
+                LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> expected{evaluate, layer, site, driver};
+                LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> got{evaluate, layer, site, driver};
+                direct(1, expected, SingleLane{});
+                staged(1, got, SequentialBlock{stage.data(), first, last});
+                const std::string where = "variance " + std::to_string(variance / (h * h)) + " dx^2, block " +
+                                          std::to_string(first) + ".." + std::to_string(last) + ", point (" +
+                                          std::to_string(site.index[0]) + ", " + std::to_string(site.index[1]) + ")";
+                check_close(where + ": E[y]", expected.y, got.y, 1e-13, 1.0);
+                check_close(where + ": E[f]", expected.f, got.f, 1e-13, 1.0);
+                for (int k = 0; k < 2; ++k) {
+                    check_close(where + ": E[z]", expected.z[k], got.z[k], 1e-13, 1.0);
+                    check_close(where + ": E[f dW]", expected.f_dw[k], got.f_dw[k], 1e-13, 1.0);
+                }
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
