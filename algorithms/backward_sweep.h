@@ -241,20 +241,20 @@ private:
                                                        kz,
                                                        raw(gamma_y_) + ky * (K_ + 1),
                                                        raw(gamma_z_) + kz * (K_ + 1),
-                                                       GaussHermiteOnGrid<typename Evaluator::Shift>{node_table(dt), s_.L, stage_stride_},
+                                                       GaussHermiteOnGrid<typename Evaluator::Shift>{node_table(dt), s_.L, stage_},
                                                        CellGaussLegendreExpectation{space_.dx()},
                                                        kink_line_rule,
                                                        has_terminal_kink<Problem>::value ? terminal : -1};
         using Update = MultistepPointUpdate<Problem, Evaluator>;
         const int pass_start = phase_mark();
-        const PointOrder<d> order{space_.M, stage_stride_ > 0 ? 1 : 16};
+        const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
         context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
             order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
                                                          s_.picard_iterations, s_.picard_tolerance, point_status}},
-            stage_doubles_);
+            2 * stage_.buffer);
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
-        if (stage_stride_ > 0)
+        if (stage_.stride > 0)
             for (int j = 1; j <= std::max(ky, kz); ++j)
                 if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
         step_times_.push_back(t_n);
@@ -275,7 +275,7 @@ private:
     // stage of a block in its shared memory. A block's P = Context::block_threads consecutive points lie in at
     // most (M + P - 1) / (M + 1) + 1 rows, each with a window of at most min(P, M + 1) + high - low + 3 columns
     // (RowWindows), high - low the cell shifts' spread of the widest rule, that of variance K dt: ex5 at K = 6,
-    // N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions.
+    // N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions, two buffers of it.
     void choose_stage() {
         if constexpr (d == 2 && stages_rows<Evaluator>::value) {
             const double reach = std::sqrt(2.0 * (K_ * time_.dt()));  // as node_table()
@@ -285,11 +285,9 @@ private:
             const int P = Context::block_threads, M = space_.M;
             const int rows = (M + P - 1) / (M + 1) + 1;
             const int stride = std::min(M + 3, std::min(P, M + 1) + high - low + 3);
-            const double doubles = double(functions()) * rows * stride;
-            if (doubles * sizeof(double) <= context_.stage_bytes_per_block()) {
-                stage_stride_ = stride;
-                stage_doubles_ = static_cast<int>(doubles);
-            }
+            const double buffer = double(functions()) * rows * stride;  // two of them (GaussHermiteOnGrid)
+            if (2 * buffer * sizeof(double) <= context_.stage_bytes_per_block())
+                stage_ = StageLayout{stride, static_cast<int>(buffer)};
         }
     }
 
@@ -300,11 +298,11 @@ private:
         staged_sums_.assign(K_, 0.0);
         for (int j = 1; j <= K_; ++j) {
             const Node* row = table.data() + (j - 1) * s_.L;
-            const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_stride_};
+            const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_.stride, stage_.buffer};
             double columns = 0.0;
             for (int first = 0; first < points_; first += P) {
-                const RowWindows windows{M, first, std::min(points_, first + P) - 1, reach};
-                for (int r = windows.first_row(); r < windows.first_row() + windows.rows(); ++r)
+                const RowWindows windows = RowWindows::of_block(M, first, std::min(points_, first + P) - 1, reach);
+                for (int r = windows.first_row; r <= windows.last_row; ++r)
                     columns += windows.end(r) - windows.begin(r) + 1;
             }
             staged_sums_[j - 1] = columns * s_.L * functions();
@@ -327,7 +325,7 @@ private:
             }
             node_table_.assign(table.begin(), table.end());
             node_table_dt_ = dt;
-            if (stage_stride_ > 0) count_staged_sums(table);
+            if (stage_.stride > 0) count_staged_sums(table);
         }
         return raw(node_table_);
     }
@@ -513,7 +511,7 @@ private:
     std::vector<double> host_nodes_, host_weights_;  // a_l, omega_l / sqrt(pi)
     typename Context::template vector<Node> node_table_;
     double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
-    int stage_stride_ = 0, stage_doubles_ = 0;  // the staged 2D pass's (choose_stage), 0: none
+    StageLayout stage_{0, 0};                    // the staged 2D pass's (choose_stage); stride 0: none
     std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
     double staged_axis_sums_ = 0.0;              // over the solve (SolveResult::staged_axis_sums)
     typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points

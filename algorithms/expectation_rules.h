@@ -66,15 +66,20 @@ struct GaussHermiteExpectation {
 // dW). In 2D the tensor product of a row with itself, axis 1 outer as in GaussHermiteExpectation.
 //
 // In 2D, where the sink's evaluator has the staged form (stages_rows: the tensor spline) and the lanes are a
-// block that stages (cuda), and stage_stride > 0 (the sweep's choice: the block's stage fits), the rule runs by
+// block that stages (cuda), and stage.stride > 0 (the sweep's choice: the block's stage fits), the rule runs by
 // sum factorisation: per node along axis 1 the block stages the axis-1 sums over the windows of its rows once
 // (LayerExpectations::stage), and each of its points' nodes along axis 2 reads 4 staged values per function
 // instead of 16 coefficients of the layer (tensor_spline.h). The same sums in another order: equal to rounding.
+// Two buffers: the block stages node l + 1 into one while its points read node l from the other, one
+// lanes.sync() per node (every thread of the block runs the schedule alike).
+struct StageLayout {
+    int stride, buffer;  // doubles per row window and per buffer of a block's stage (RowWindows); 0: no staging
+};
 template <class Shift>
 struct GaussHermiteOnGrid {
     const AxisNode<Shift>* table;  // K rows of L nodes, ascending in dW (gauss_hermite.h)
     int L;
-    int stage_stride;  // doubles per row window of a block's stage (RowWindows); 0: no staging
+    StageLayout stage;
     template <class Sink, class Lanes = SingleLane>
     __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
@@ -93,11 +98,17 @@ struct GaussHermiteOnGrid {
             }
         } else {
             if constexpr (Lanes::stages && Sink::stages_rows) {
-                if (stage_stride > 0) {
-                    const RowReach reach{row[0].shift.cells, row[L - 1].shift.cells, stage_stride};
+                if (stage.stride > 0) {
+                    const RowWindows windows = sink.row_windows(
+                        RowReach{row[0].shift.cells, row[L - 1].shift.cells, stage.stride, stage.buffer}, lanes);
+                    // buffer 0 was last read before the last sync of the previous row (or never)
+                    auto staged = sink.stage(row[0], windows, 0, lanes);
+                    lanes.sync();
                     for (int l = 0; l < L; ++l) {
-                        const auto staged = sink.stage(row[l], reach, lanes);
+                        const auto next = l + 1 < L ? sink.stage(row[l + 1], windows, (l + 1) % 2, lanes) : staged;
                         for (int m = lanes.lane(); m < L; m += Lanes::size) sink.add_staged(staged, row[m]);
+                        lanes.sync();  // node l + 1 staged, node l read
+                        staged = next;
                     }
                     return;
                 }

@@ -48,22 +48,26 @@ struct alignas(16) AxisNode {
 // are first..last) and, for an interpolation whose stencil along axis 2 takes 4 columns from its cell (ghosted
 // columns 0..M+2, tensor_spline.h), the columns that each row's points reach with a rule's nodes along axis 2,
 // whose cell shifts lie in [low, high]: [c_lo + low, c_hi + high + 3] within [0, M+2], c_lo..c_hi the row's
-// points. Each row's window takes `stride` doubles of a block's stage (the staged pass, expectation_rules.h).
+// points. Each row's window takes `stride` doubles of a buffer of a block's stage, which has two buffers of
+// `buffer` doubles (the staged pass, expectation_rules.h).
 struct RowReach {
-    int low, high, stride;
+    int low, high, stride, buffer;
 };
 struct RowWindows {
-    int M, first, last;
+    int M, first_row, last_row, first_column, last_column;  // the block's points: (first_row, first_column) ..
     RowReach reach;
-    __host__ __device__ int first_row() const { return first / (M + 1); }
-    __host__ __device__ int rows() const { return last / (M + 1) - first_row() + 1; }
+    // the windows of the block of points first..last
+    __host__ __device__ static RowWindows of_block(int M, int first, int last, const RowReach& reach) {
+        return {M, first / (M + 1), last / (M + 1), first % (M + 1), last % (M + 1), reach};
+    }
+    __host__ __device__ int rows() const { return last_row - first_row + 1; }
     __host__ __device__ int stride() const { return reach.stride; }
     __host__ __device__ int begin(int row) const {
-        const int column = (row == first_row() ? first % (M + 1) : 0) + reach.low;
+        const int column = (row == first_row ? first_column : 0) + reach.low;
         return column > 0 ? column : 0;
     }
     __host__ __device__ int end(int row) const {
-        const int column = (row == last / (M + 1) ? last % (M + 1) : M) + reach.high + 3;
+        const int column = (row == last_row ? last_column : M) + reach.high + 3;
         return column < M + 2 ? column : M + 2;
     }
 };

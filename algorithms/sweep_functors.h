@@ -181,11 +181,11 @@ struct LayerExpectations {
         accumulate(evaluate.at(site, along1, along2), Vec2{{along1.dW, along2.dW}}, along1.omega * along2.omega);
     }
 
-    // The staged form (an evaluator with stages_rows, on a context whose blocks stage, lanes.h; expectation_rules.h):
-    // stage() is called by every thread of the block alike; between two lanes.sync() it fills the block's stage
-    // with the axis-1 sums of every function for the node along1 over the windows of the block's rows
-    // (Evaluator::stage, RowWindows) and returns this point's view of it; add_staged() adds the point's node
-    // (along1, along2) from that view.
+    // The staged form (an evaluator with stages_rows, on a context whose blocks stage, lanes.h; the schedule and
+    // its lanes.sync() are the rule's, expectation_rules.h): stage() is called by every thread of the block alike;
+    // it fills buffer `buffer` of the block's stage with the axis-1 sums of every function for the node along1
+    // over the windows of the block's rows (Evaluator::stage; row_windows(), once per rule row) and returns this
+    // point's view of it; add_staged() adds the point's node (along1, along2) from that view.
     struct StagedRow {
         const double* row;  // y's stage of this point's row, indexed by ghosted column
         int function_stride;
@@ -193,14 +193,17 @@ struct LayerExpectations {
         double dW1, omega1;
     };
     template <class Lanes>
-    __host__ __device__ StagedRow stage(const Node& along1, const RowReach& reach, const Lanes& lanes) const {
-        const RowWindows windows{evaluate.M, lanes.first, lanes.last, reach};
-        lanes.sync();  // the stage of the previous node has been read
-        evaluate.stage(layer.data(0), layer.data_size, layer.functions, windows, along1, lanes.staged, lanes.thread(),
+    __host__ __device__ RowWindows row_windows(const RowReach& reach, const Lanes& lanes) const {
+        return RowWindows::of_block(evaluate.M, lanes.first, lanes.last, reach);
+    }
+    template <class Lanes>
+    __host__ __device__ StagedRow stage(const Node& along1, const RowWindows& windows, int buffer,
+                                        const Lanes& lanes) const {
+        double* staged = lanes.staged + buffer * windows.reach.buffer;
+        evaluate.stage(layer.data(0), layer.data_size, layer.functions, windows, along1, staged, lanes.thread(),
                        lanes.threads());
-        lanes.sync();
         const int row = site.index[0];
-        return {lanes.staged + (row - windows.first_row()) * windows.stride() - windows.begin(row),
+        return {staged + (row - windows.first_row) * windows.stride() - windows.begin(row),
                 windows.rows() * windows.stride(), evaluate.along_axis(row, along1).x, along1.dW, along1.omega};
     }
     __host__ __device__ void add_staged(const StagedRow& staged, const Node& along2) {

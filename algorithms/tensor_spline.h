@@ -156,13 +156,16 @@ struct TensorSplineEvaluator {
     __host__ __device__ void stage(const double* data, int data_size, int functions, const RowWindows& windows,
                                    const AxisNode<Shift>& along1, double* staged, int thread, int threads) const {
         const int rows = windows.rows();
-        for (int e = thread; e < functions * rows * windows.stride(); e += threads) {
-            const int row = windows.first_row() + e / windows.stride() % rows;
-            const int column = windows.begin(row) + e % windows.stride();
-            if (column > windows.end(row)) continue;
+        for (int p = 0; p < rows; ++p) {
+            const int row = windows.first_row + p, begin = windows.begin(row), columns = windows.end(row) - begin + 1;
             const AxisStencil a1 = along_axis(row, along1);
-            const double* d = data + e / (rows * windows.stride()) * data_size + a1.cell * (M + 3) + column;
-            staged[e] = a1.w[0] * d[0] + a1.w[1] * d[M + 3] + a1.w[2] * d[2 * (M + 3)] + a1.w[3] * d[3 * (M + 3)];
+            const double* d = data + a1.cell * (M + 3) + begin;
+            for (int f = 0; f < functions; ++f, d += data_size) {
+                double* row_stage = staged + (f * rows + p) * windows.stride();
+                for (int c = thread; c < columns; c += threads)
+                    row_stage[c] = a1.w[0] * d[c] + a1.w[1] * d[c + (M + 3)] + a1.w[2] * d[c + 2 * (M + 3)] +
+                                   a1.w[3] * d[c + 3 * (M + 3)];
+            }
         }
     }
     // s at a point from its row's stage of one function, indexed by ghosted column (the stage's row minus the

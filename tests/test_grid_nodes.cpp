@@ -135,11 +135,12 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
             const double dW = std::sqrt(2.0 * variance) * rule.nodes[l];
             row.push_back({dW, rule.weights[l] / std::sqrt(3.14159265358979323846), evaluate.shift(dW)});
         }
-        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> direct{row.data(), L, 0};
-        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> staged{row.data(), L, m + 3};  // stride: a whole row
+        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> direct{row.data(), L, {0, 0}};
         for (int first : {0, 50, 183, points - 45}) {  // blocks of 45 points: 3 to 4 rows
             const int last = std::min(points, first + 45) - 1;
-            std::vector<double> stage(functions * (last / (m + 1) - first / (m + 1) + 1) * (m + 3), 0.0);
+            const int buffer = functions * (last / (m + 1) - first / (m + 1) + 1) * (m + 3);  // stride: a whole row
+            const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> staged{row.data(), L, {m + 3, buffer}};
+            std::vector<double> stage(2 * buffer, 0.0);
             for (int i = first; i <= last; ++i) {
                 const GridSite<2> site{Vec2{{lo + i / (m + 1) * h, lo + i % (m + 1) * h}}, {i / (m + 1), i % (m + 1)}};
                 const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
