@@ -171,9 +171,6 @@ struct TensorSplineEvaluator {
     // s at a point from its row's stage of one function, indexed by ghosted column (the stage's row minus the
     // window's first column).
     __host__ __device__ static double axis2_sum(const double* row, const AxisStencil& a2) {
-#ifdef __CUDA_ARCH__
-        __builtin_assume(__isShared(row));  // a block's stage: so that the compiler reads it with shared loads
-#endif
         const double* g = row + a2.cell;
         return a2.w[0] * g[0] + a2.w[1] * g[1] + a2.w[2] * g[2] + a2.w[3] * g[3];
     }
