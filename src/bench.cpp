@@ -203,8 +203,9 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
 //     accumulation 13 y, f (2 each), z_k (2 each), omega f (1), f dW_k (2 each)
 //     staged (sum factorisation, the cuda pass; expectation_rules.h): interpolation 21 + 7 s, per function the
 //                        axis-2 sum of 4 staged values (4 products, 3 sums), and s staged axis-1 sums (7 each) per
-//                        node evaluation, s = SolveResult::staged_axis_sums / node evaluations (about 0.2 for ex5 at
-//                        K = 6, N = 64: a block's windows of about 256 + 170 columns for 256 points x L nodes).
+//                        node evaluation, s = SolveResult::staged_axis_sums / node evaluations (0.50 for ex5 at
+//                        K = 6, N = 64: per node along axis 1, 3 functions x a block's windows of up to 256 + 170
+//                        columns in one or two rows, for 256 points x L = 8 nodes along axis 2).
 //   2D, bicubic (BicubicEvaluator), 110 + driver: rule 1, interpolation 3 x 32 (Horner in t2 then t1: 4 x (3 + 1)
 //     multiply-adds), accumulation 13.
 NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation,
