@@ -278,10 +278,8 @@ private:
     // N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions, two buffers of it.
     void choose_stage() {
         if constexpr (d == 2 && stages_rows<Evaluator>::value) {
-            const double reach = std::sqrt(2.0 * (K_ * time_.dt()));  // as node_table()
-            const Evaluator evaluate = fitter_.evaluator();
-            const int low = evaluate.shift(reach * host_nodes_.front()).cells;
-            const int high = evaluate.shift(reach * host_nodes_.back()).cells;
+            const int low = rule_node(time_.dt(), K_, 0).shift.cells;
+            const int high = rule_node(time_.dt(), K_, s_.L - 1).shift.cells;
             const int P = Context::block_threads, M = space_.M;
             const int rows = (M + P - 1) / (M + 1) + 1;
             const int stride = std::min(M + 3, std::min(P, M + 1) + high - low + 3);
@@ -298,7 +296,7 @@ private:
         staged_sums_.assign(K_, 0.0);
         for (int j = 1; j <= K_; ++j) {
             const Node* row = table.data() + (j - 1) * s_.L;
-            const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_.stride, stage_.buffer};
+            const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_};
             double columns = 0.0;
             for (int first = 0; first < points_; first += P) {
                 const RowWindows windows = RowWindows::of_block(M, first, std::min(points_, first + P) - 1, reach);
@@ -314,20 +312,21 @@ private:
     // changes (the start-up's fine steps, then the main steps), K L entries.
     const Node* node_table(double dt) {
         if (dt != node_table_dt_) {
-            const Evaluator evaluate = fitter_.evaluator();
             std::vector<Node> table;
-            for (int j = 1; j <= K_; ++j) {
-                const double shift = std::sqrt(2.0 * (j * dt));  // as GaussHermiteExpectation's sqrt(2 v)
-                for (int l = 0; l < s_.L; ++l) {
-                    const double dW = shift * host_nodes_[l];
-                    table.push_back({dW, host_weights_[l], evaluate.shift(dW)});
-                }
-            }
+            for (int j = 1; j <= K_; ++j)
+                for (int l = 0; l < s_.L; ++l) table.push_back(rule_node(dt, j, l));
             node_table_.assign(table.begin(), table.end());
             node_table_dt_ = dt;
             if (stage_.stride > 0) count_staged_sums(table);
         }
         return raw(node_table_);
+    }
+
+    // Node l of row j of the node table for steps of size dt: dW = sqrt(2 j dt) a_l (as GaussHermiteExpectation's
+    // sqrt(2 v)), omega_l / sqrt(pi) and the interpolation's shift of dW.
+    Node rule_node(double dt, int j, int l) const {
+        const double dW = std::sqrt(2.0 * (j * dt)) * host_nodes_[l];
+        return {dW, host_weights_[l], fitter_.evaluator().shift(dW)};
     }
 
     // With settings.time_phases (bsde bench): a mark in the context's work (on cuda an event on the stream, so

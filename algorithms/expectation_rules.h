@@ -72,14 +72,11 @@ struct GaussHermiteExpectation {
 // instead of 16 coefficients of the layer (tensor_spline.h). The same sums in another order: equal to rounding.
 // Two buffers: the block stages node l + 1 into one while its points read node l from the other, one
 // lanes.sync() per node (every thread of the block runs the schedule alike).
-struct StageLayout {
-    int stride, buffer;  // doubles per row window and per buffer of a block's stage (RowWindows); 0: no staging
-};
 template <class Shift>
 struct GaussHermiteOnGrid {
     const AxisNode<Shift>* table;  // K rows of L nodes, ascending in dW (gauss_hermite.h)
     int L;
-    StageLayout stage;
+    StageLayout stage;  // of a block's stage (grid_nodes.h); stride 0: no staging
     template <class Sink, class Lanes = SingleLane>
     __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
@@ -100,7 +97,7 @@ struct GaussHermiteOnGrid {
             if constexpr (Lanes::stages && Sink::stages_rows) {
                 if (stage.stride > 0) {
                     const RowWindows windows = sink.row_windows(
-                        RowReach{row[0].shift.cells, row[L - 1].shift.cells, stage.stride, stage.buffer}, lanes);
+                        RowReach{row[0].shift.cells, row[L - 1].shift.cells, stage}, lanes);
                     // buffer 0 was last read before the last sync of the previous row (or never)
                     auto staged = sink.stage(row[0], windows, 0, lanes);
                     lanes.sync();

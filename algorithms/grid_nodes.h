@@ -49,9 +49,13 @@ struct alignas(16) AxisNode {
 // columns 0..M+2, tensor_spline.h), the columns that each row's points reach with a rule's nodes along axis 2,
 // whose cell shifts lie in [low, high]: [c_lo + low, c_hi + high + 3] within [0, M+2], c_lo..c_hi the row's
 // points. Each row's window takes `stride` doubles of a buffer of a block's stage, which has two buffers of
-// `buffer` doubles (the staged pass, expectation_rules.h).
+// `buffer` doubles (StageLayout; the staged pass, expectation_rules.h).
+struct StageLayout {
+    int stride, buffer;  // doubles per row window and per buffer of a block's stage; stride 0: no staging
+};
 struct RowReach {
-    int low, high, stride, buffer;
+    int low, high;
+    StageLayout layout;
 };
 struct RowWindows {
     int M, first_row, last_row, first_column, last_column;  // the block's points: (first_row, first_column) ..
@@ -61,7 +65,7 @@ struct RowWindows {
         return {M, first / (M + 1), last / (M + 1), first % (M + 1), last % (M + 1), reach};
     }
     __host__ __device__ int rows() const { return last_row - first_row + 1; }
-    __host__ __device__ int stride() const { return reach.stride; }
+    __host__ __device__ int stride() const { return reach.layout.stride; }
     __host__ __device__ int begin(int row) const {
         const int column = (row == first_row ? first_column : 0) + reach.low;
         return column > 0 ? column : 0;

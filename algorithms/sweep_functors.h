@@ -199,7 +199,7 @@ struct LayerExpectations {
     template <class Lanes>
     __host__ __device__ StagedRow stage(const Node& along1, const RowWindows& windows, int buffer,
                                         const Lanes& lanes) const {
-        double* staged = lanes.staged + buffer * windows.reach.buffer;
+        double* staged = lanes.staged + buffer * windows.reach.layout.buffer;
         evaluate.stage(layer.data(0), layer.data_size, layer.functions, windows, along1, staged, lanes.thread(),
                        lanes.threads());
         const int row = site.index[0];

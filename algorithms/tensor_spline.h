@@ -66,6 +66,11 @@ __host__ __device__ inline void cubic_bspline_weights(double t, double w[4]) {
     w[3] = t * t * t / 6.0;
 }
 
+// w[0] v[0] + w[1] v[stride] + w[2] v[2 stride] + w[3] v[3 stride]: four coefficients along one axis.
+__host__ __device__ inline double weighted_four(const double w[4], const double* v, int stride) {
+    return w[0] * v[0] + w[1] * v[stride] + w[2] * v[2 * stride] + w[3] * v[3 * stride];
+}
+
 // Locates points and evaluates one function's tensor spline there. Trivially copyable.
 struct TensorSplineEvaluator {
     int M;
@@ -142,7 +147,7 @@ struct TensorSplineEvaluator {
         const double* d = data + s.first;
         double sum = 0.0;
         for (int a = 0; a < 4; ++a, d += M + 3)
-            sum += s.w1[a] * (s.w2[0] * d[0] + s.w2[1] * d[1] + s.w2[2] * d[2] + s.w2[3] * d[3]);
+            sum += s.w1[a] * weighted_four(s.w2, d, 1);
         return sum;
     }
 
@@ -162,17 +167,14 @@ struct TensorSplineEvaluator {
             const double* d = data + a1.cell * (M + 3) + begin;
             for (int f = 0; f < functions; ++f, d += data_size) {
                 double* row_stage = staged + (f * rows + p) * windows.stride();
-                for (int c = thread; c < columns; c += threads)
-                    row_stage[c] = a1.w[0] * d[c] + a1.w[1] * d[c + (M + 3)] + a1.w[2] * d[c + 2 * (M + 3)] +
-                                   a1.w[3] * d[c + 3 * (M + 3)];
+                for (int c = thread; c < columns; c += threads) row_stage[c] = weighted_four(a1.w, d + c, M + 3);
             }
         }
     }
     // s at a point from its row's stage of one function, indexed by ghosted column (the stage's row minus the
     // window's first column).
     __host__ __device__ static double axis2_sum(const double* row, const AxisStencil& a2) {
-        const double* g = row + a2.cell;
-        return a2.w[0] * g[0] + a2.w[1] * g[1] + a2.w[2] * g[2] + a2.w[3] * g[3];
+        return weighted_four(a2.w, row + a2.cell, 1);
     }
 };
 
