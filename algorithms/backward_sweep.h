@@ -254,7 +254,7 @@ private:
                                                          s_.picard_iterations, s_.picard_tolerance, point_status}},
             2 * stage_.buffer);
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
-        if (stages_axis_sums())
+        if (stage_.stride > 0)
             for (int j = 1; j <= std::max(ky, kz); ++j)
                 if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
         step_times_.push_back(t_n);
@@ -270,36 +270,24 @@ private:
         phase_span(&SweepPhaseSeconds::fit, fit_start);
     }
 
-    // Whether the pass stages (expectation_rules.h, GaussHermiteOnGrid): where the interpolation has a staged
-    // form and the context's blocks stage (cuda), with the stage of a block in its shared memory (two buffers, at
-    // pass_blocks_per_sm blocks on an SM); high - low is the cell shifts' spread of the widest rule, that of
-    // variance K dt.
-    // 2D, by sum factorisation (the tensor spline): a block's P = Context::block_threads consecutive points lie
-    // in at most (M + P - 1) / (M + 1) + 1 rows, each with a window of at most min(P, M + 1) + high - low + 3
-    // columns (RowWindows): ex5 at K = 6, N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions.
-    // 1D, the layer's window (the cubic spline, the Hermite cubic): a block's P = Context::block_threads / lanes
-    // points reach at most P - 1 + high - low + stencil_width entries of each of the 2 (1 + d) arrays
-    // (PointWindow): ex2 at K = 6, N = 1024 (4 lanes): 64 points, 1643 entries, 53 KB.
+    // Whether the 2D pass runs by sum factorisation (expectation_rules.h, GaussHermiteOnGrid): where the
+    // interpolation has the staged form (the tensor spline) and the context's blocks stage (cuda), with the
+    // stage of a block in its shared memory. A block's P = Context::block_threads consecutive points lie in at
+    // most (M + P - 1) / (M + 1) + 1 rows, each with a window of at most min(P, M + 1) + high - low + 3 columns
+    // (RowWindows), high - low the cell shifts' spread of the widest rule, that of variance K dt: ex5 at K = 6,
+    // N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions, two buffers of it.
     void choose_stage() {
-        const int low = rule_node(time_.dt(), K_, 0).shift.cells;
-        const int high = rule_node(time_.dt(), K_, s_.L - 1).shift.cells;
-        int stride = 0;
-        double buffer = 0.0;
         if constexpr (d == 2 && stages_rows<Evaluator>::value) {
+            const int low = rule_node(time_.dt(), K_, 0).shift.cells;
+            const int high = rule_node(time_.dt(), K_, s_.L - 1).shift.cells;
             const int P = Context::block_threads, M = space_.M;
             const int rows = (M + P - 1) / (M + 1) + 1;
-            stride = std::min(M + 3, std::min(P, M + 1) + high - low + 3);
-            buffer = double(functions()) * rows * stride;
-        } else if constexpr (d == 1 && stages_window<Evaluator>::value) {
-            const int P = Context::block_threads / context_.template group_lanes<lanes_per_point, pass_blocks_per_sm>(points_);
-            stride = std::min(points_, P - 1 + high - low + Evaluator::stencil_width);
-            buffer = 2.0 * functions() * stride;
+            const int stride = std::min(M + 3, std::min(P, M + 1) + high - low + 3);
+            const double buffer = double(functions()) * rows * stride;  // two of them (GaussHermiteOnGrid)
+            if (2 * buffer * sizeof(double) <= context_.stage_bytes_per_block())
+                stage_ = StageLayout{stride, static_cast<int>(buffer)};
         }
-        if (stride > 0 && 2 * buffer * sizeof(double) <= context_.stage_bytes_per_block(pass_blocks_per_sm))
-            stage_ = StageLayout{stride, static_cast<int>(buffer)};
     }
-
-    bool stages_axis_sums() const { return d == 2 && stage_.stride > 0; }  // the 2D pass by sum factorisation
 
     // staged_sums_[j - 1]: the axis-1 sums the staged pass makes for a layer read with row j of the node table
     // `table`: over the pass's blocks and their rows' windows (RowWindows), L nodes along axis 1, every function.
@@ -329,7 +317,7 @@ private:
                 for (int l = 0; l < s_.L; ++l) table.push_back(rule_node(dt, j, l));
             node_table_.assign(table.begin(), table.end());
             node_table_dt_ = dt;
-            if (stages_axis_sums()) count_staged_sums(table);
+            if (stage_.stride > 0) count_staged_sums(table);
         }
         return raw(node_table_);
     }
@@ -522,7 +510,7 @@ private:
     std::vector<double> host_nodes_, host_weights_;  // a_l, omega_l / sqrt(pi)
     typename Context::template vector<Node> node_table_;
     double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
-    StageLayout stage_{0, 0};                    // the staged pass's (choose_stage); stride 0: none
+    StageLayout stage_{0, 0};                    // the staged 2D pass's (choose_stage); stride 0: none
     std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
     double staged_axis_sums_ = 0.0;              // over the solve (SolveResult::staged_axis_sums)
     typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points

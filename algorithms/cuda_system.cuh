@@ -2,7 +2,6 @@
 // workspaces for the tridiagonal solves and CUB reductions, created once and reused.
 // The only place besides backend_cuda.cu that names CUDA, cuSPARSE or CUB.
 #pragma once
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -134,12 +133,12 @@ public:
     // 0.0099 s with 4, 0.0088 s with 8. The 2D fit's passes (a million entries) ran 3 % slower in all with 4
     // lanes than with one.
     // A block's stage (BlockLanes::staged) takes stage_doubles doubles of shared memory (at most
-    // stage_bytes_per_block(blocks_per_sm)).
+    // stage_bytes_per_block()).
     template <int max_lanes, int blocks_per_sm = 3, class Body>
     void for_each_group(int count, const Body& body, int stage_doubles = 0) {
         if (count == 0) return;
         if constexpr (max_lanes > 1) {
-            if (group_lanes<max_lanes, blocks_per_sm>(count) < max_lanes) {
+            if (static_cast<long long>(count) * (max_lanes / 2) >= 1LL * blocks_per_sm * group_block_threads * multiprocessors_) {
                 for_each_group<max_lanes / 2, blocks_per_sm>(count, body, stage_doubles);
                 return;
             }
@@ -147,22 +146,9 @@ public:
         launch_groups<max_lanes, blocks_per_sm>(count, body, stage_doubles * sizeof(double));
     }
 
-    // The lanes per point for_each_group<max_lanes, blocks_per_sm> takes for `count` points.
-    template <int max_lanes, int blocks_per_sm>
-    int group_lanes(int count) const {
-        int lanes = max_lanes;
-        while (lanes > 1 && 1LL * count * (lanes / 2) >= 1LL * blocks_per_sm * group_block_threads * multiprocessors_)
-            lanes /= 2;
-        return lanes;
-    }
-
-    // The most shared memory a block of for_each_group may stage with blocks_per_sm blocks on an SM, in bytes:
-    // the SM's shared memory shared by them (less what the device reserves per block), at most the opt-in limit
-    // of a block, less the block's own lane sums.
-    double stage_bytes_per_block(int blocks_per_sm) const {
-        const double per_block = std::min(double(shared_per_block_), double(shared_per_sm_) / blocks_per_sm - reserved_per_block_);
-        return per_block - group_block_threads * sizeof(double);
-    }
+    // The most shared memory a block of for_each_group may stage, in bytes (the device's opt-in limit per
+    // block less the block's own lane sums).
+    double stage_bytes_per_block() const { return stage_bytes_per_block_; }
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (device memory),
     // enqueued on the stream: CUB's segmented reduction (a block per segment), or for one segment CUB's device
@@ -244,7 +230,7 @@ private:
     std::size_t marks_used_ = 0;
     std::size_t free_at_start_ = 0;
     int multiprocessors_ = 0;
-    int shared_per_block_ = 0, shared_per_sm_ = 0, reserved_per_block_ = 0;  // bytes (the device's attributes)
+    double stage_bytes_per_block_ = 0;
     vector<char> tridiagonal_workspace_, reduce_workspace_, reduce_result_;
 };
 

@@ -72,11 +72,6 @@ struct GaussHermiteExpectation {
 // instead of 16 coefficients of the layer (tensor_spline.h). The same sums in another order: equal to rounding.
 // Two buffers: the block stages node l + 1 into one while its points read node l from the other, one
 // lanes.sync() per node (every thread of the block runs the schedule alike).
-// In 1D, where the evaluator reads a cell's ends only (stages_window: the cubic spline and the Hermite cubic) and
-// the lanes are a block that stages, the block first copies the entries of the layer that its points reach with
-// the row's nodes into its stage (LayerExpectations::stage_window; about 64 points and 1600 entries of 4 arrays
-// for ex2 at K = 6, N = 1024), so that the nodes' loads are shared-memory loads, not round trips to L1 and L2;
-// the same values, so the same results. Two buffers by the parity of j: one lanes.sync() per layer.
 template <class Shift>
 struct GaussHermiteOnGrid {
     const AxisNode<Shift>* table;  // K rows of L nodes, ascending in dW (gauss_hermite.h)
@@ -86,13 +81,6 @@ struct GaussHermiteOnGrid {
     __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
         if constexpr (Sink::dimension == 1) {
-            if constexpr (Lanes::stages && Sink::stages_window) {
-                if (stage.stride > 0) {
-                    // buffer j % 2 was last read for layer j - 2, before the sync after staging layer j - 1
-                    sink.stage_window(row[0].shift.cells, row[L - 1].shift.cells, j % 2, stage, lanes);
-                    lanes.sync();
-                }
-            }
             // Each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
             // are issued (on the GPU a dependent cache round trip less per node: on an H200 ex2 K = 6 ran 1-2 %
             // faster, K = 3, N = 256 4 %), and the loop is unrolled by two, so that a GPU thread has two nodes'

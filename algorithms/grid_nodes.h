@@ -76,29 +76,6 @@ struct RowWindows {
     }
 };
 
-// 1D: the entries of a layer's arrays that the block of consecutive grid points first..last reaches with a rule's
-// nodes whose cell shifts lie in [low, high], for an interpolation whose stencil at a cell c of 0..M-1 reads the
-// entries c .. c + width - 1: those of the cells clamped(first + low) .. clamped(last + high), clamped to
-// 0..M-1 (a node off the grid is located and clamped to a cell there, so it is inside too). The staged 1D pass
-// (expectation_rules.h) copies them into a buffer of the block's stage.
-struct PointWindow {
-    int begin, end;
-    __host__ __device__ static PointWindow of_block(int M, int first, int last, int low, int high, int width) {
-        return {clamped_cell(first + low, M), clamped_cell(last + high, M) + width - 1};
-    }
-    __host__ __device__ int size() const { return end - begin + 1; }
-
-private:
-    __host__ __device__ static int clamped_cell(int cell, int M) { return cell < 0 ? 0 : (cell > M - 1 ? M - 1 : cell); }
-};
-
-// Whether an evaluator has the staged form of a 1D rule: its stencil reads the entries cell .. cell +
-// stencil_width - 1 of a layer's values and data and nothing else (interpolation.h).
-template <class Evaluator, class = void>
-struct stages_window : std::false_type {};
-template <class Evaluator>
-struct stages_window<Evaluator, std::void_t<decltype(Evaluator::stencil_width)>> : std::true_type {};
-
 // Whether an evaluator has the staged form of a 2D rule (along_axis, stage, axis2_sum: tensor_spline.h).
 template <class Evaluator, class = void>
 struct stages_rows : std::false_type {};

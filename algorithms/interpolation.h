@@ -30,7 +30,6 @@ namespace bsde {
 // CellWeights): Cubic::weights(t, dx) names the cubic (the spline, the Hermite cubic).
 template <class Cubic>
 struct CellCubicEvaluator {
-    static constexpr int stencil_width = 2;  // a cell's values and data at its ends (the staged 1D pass)
     UniformGridLocator grid;
     struct Stencil {
         int cell;

@@ -164,7 +164,6 @@ template <class Problem, class Evaluator>
 struct LayerExpectations {
     static constexpr int dimension = Problem::dimension;
     static constexpr bool stages_rows = bsde::stages_rows<Evaluator>::value;
-    static constexpr bool stages_window = dimension == 1 && bsde::stages_window<Evaluator>::value;
     using P = Point<dimension>;
     using Node = AxisNode<typename Evaluator::Shift>;
     const Evaluator& evaluate;
@@ -182,26 +181,7 @@ struct LayerExpectations {
         accumulate(evaluate.at(site, along1, along2), Vec2{{along1.dW, along2.dW}}, along1.omega * along2.omega);
     }
 
-    // The staged 1D form (an evaluator with stages_window, on a context whose blocks stage, lanes.h; the schedule
-    // and its lanes.sync() are the rule's, expectation_rules.h): stage_window() is called by every thread of the
-    // block alike; it copies the entries of the layer's arrays that the block's points reach with the cell shifts
-    // [low, high] of a rule row (PointWindow) into buffer `buffer` of the block's stage, `layout.stride` doubles
-    // per array in the layer's own order, and points this sink's layer at the copy, which add_node then reads
-    // (the same reads, from shared memory instead of the layer's).
-    template <class Lanes>
-    __host__ __device__ void stage_window(int low, int high, int buffer, const StageLayout& layout, const Lanes& lanes) {
-        const PointWindow window = PointWindow::of_block(layer.points - 1, lanes.first, lanes.last, low, high,
-                                                         Evaluator::stencil_width);
-        double* staged = lanes.staged + buffer * layout.buffer;
-        for (int a = 0; a < 2 * layer.functions; ++a) {
-            const double* from = (a < layer.functions ? layer.values(a) : layer.data(a - layer.functions)) + window.begin;
-            double* to = staged + a * layout.stride;
-            for (int k = lanes.thread(); k < window.size(); k += lanes.threads()) to[k] = from[k];
-        }
-        layer = LayerView{staged - window.begin, layout.stride, layout.stride, layer.functions};
-    }
-
-    // The staged 2D form (an evaluator with stages_rows, on a context whose blocks stage, lanes.h; the schedule and
+    // The staged form (an evaluator with stages_rows, on a context whose blocks stage, lanes.h; the schedule and
     // its lanes.sync() are the rule's, expectation_rules.h): stage() is called by every thread of the block alike;
     // it fills buffer `buffer` of the block's stage with the axis-1 sums of every function for the node along1
     // over the windows of the block's rows (Evaluator::stage; row_windows(), once per rule row) and returns this

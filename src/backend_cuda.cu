@@ -18,9 +18,9 @@ CudaContext::CudaContext() {
     int device = 0;
     BSDE_CUDA_CHECK(cudaGetDevice(&device));
     BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
-    BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block_, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_sm_, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-    BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&reserved_per_block_, cudaDevAttrReservedSharedMemoryPerBlock, device));
+    int shared_per_block = 0;
+    BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    stage_bytes_per_block_ = shared_per_block - group_block_threads * sizeof(double);
     BSDE_CUDA_CHECK(cudaStreamCreate(&stream_));
     BSDE_CUSPARSE_CHECK(cusparseCreate(&cusparse_));
     BSDE_CUSPARSE_CHECK(cusparseSetStream(cusparse_, stream_));

@@ -4,8 +4,7 @@
 // are the same __host__ __device__ code on every backend; their data here are arbitrary numbers, as at()
 // and locate() only choose the cell and the weights.
 // And the staged 2D rule (sum factorisation, which the cuda pass runs with the tensor spline) gives the
-// expectations of the direct rule, for points of a block that spans several rows, at and near the edges; the
-// staged 1D rule (the block's window of the layer in its stage) those of the direct one to the last bit.
+// expectations of the direct rule, for points of a block that spans several rows, at and near the edges.
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -158,53 +157,6 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
                     check_close(where + ": E[z]", expected.z[k], got.z[k], 1e-13, 1.0);
                     check_close(where + ": E[f dW]", expected.f_dw[k], got.f_dw[k], 1e-13, 1.0);
                 }
-            }
-        }
-    }
-}
-
-// The staged 1D rule (the cuda pass's: the block's window of the layer copied into its stage first) gives the
-// expectations of the direct rule, for blocks inside the grid and at both edges, nodes that leave the grid
-// included: the same values read from the copy, so the same sums to the last bit.
-struct EveryArgumentDriver1D {
-    static constexpr int dimension = 1;
-    double driver(double t, double w, double y, double z) const { return y * z - 0.5 * z + w * w + t * y * y; }
-};
-
-BOOST_AUTO_TEST_CASE(cubic_spline_staged_window_rule_equals_direct) {
-    constexpr int m = 40, functions = 2, points = m + 1, L = 12;
-    const double lo = -2.0, h = 4.0 / m;
-    const CubicSplineEvaluator evaluate{UniformGridLocator{lo, h, m}};
-    std::vector<double> layer_storage = arbitrary_numbers(2 * functions * points, 8);
-    const LayerView layer{layer_storage.data(), points, points, functions};
-    const GaussHermiteRule rule = gauss_hermite(L);
-    // variances whose nodes reach about 1, 4 and 16 cells, so that nodes near the edges leave the grid
-    for (double variance : {0.05 * h * h, 0.8 * h * h, 12.0 * h * h}) {
-        std::vector<AxisNode<CubicSplineEvaluator::Shift>> row;
-        for (int l = 0; l < L; ++l) {
-            const double dW = std::sqrt(2.0 * variance) * rule.nodes[l];
-            row.push_back({dW, rule.weights[l] / std::sqrt(3.14159265358979323846), evaluate.shift(dW)});
-        }
-        const GaussHermiteOnGrid<CubicSplineEvaluator::Shift> direct{row.data(), L, {0, 0}};
-        const StageLayout layout{points, 2 * functions * points};  // a window of at most the whole grid
-        const GaussHermiteOnGrid<CubicSplineEvaluator::Shift> staged{row.data(), L, layout};
-        std::vector<double> stage(2 * layout.buffer, 0.0);
-        for (int first : {0, 9, 17, points - 7}) {  // blocks of 7 points
-            const int last = std::min(points, first + 7) - 1;
-            for (int i = first; i <= last; ++i) {
-                const GridSite<1> site{lo + i * h, {i}};
-                const DriverAt<EveryArgumentDriver1D> driver{EveryArgumentDriver1D{}, 0.25};
-                LayerExpectations<EveryArgumentDriver1D, CubicSplineEvaluator> expected{evaluate, layer, site, driver};
-                LayerExpectations<EveryArgumentDriver1D, CubicSplineEvaluator> got{evaluate, layer, site, driver};
-                direct(1, expected, SingleLane{});
-                staged(1, got, SequentialBlock{stage.data(), first, last});
-                const std::string where = "variance " + std::to_string(variance / (h * h)) + " dx^2, block " +
-                                          std::to_string(first) + ".." + std::to_string(last) + ", point " +
-                                          std::to_string(i);
-                check_close(where + ": E[y]", expected.y, got.y, 0.0, 1.0);
-                check_close(where + ": E[z]", expected.z, got.z, 0.0, 1.0);
-                check_close(where + ": E[f]", expected.f, got.f, 0.0, 1.0);
-                check_close(where + ": E[f dW]", expected.f_dw, got.f_dw, 0.0, 1.0);
             }
         }
     }
