@@ -76,6 +76,11 @@ struct BlockLanes {
 #endif
     }
     __host__ __device__ bool stores() const { return in_range && lane() == 0; }
+    __host__ __device__ void wait_for_previous_work() const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("griddepcontrol.wait;" ::: "memory");  // a no-op where the launch was not programmatic
+#endif
+    }
     __host__ __device__ double sum(double x) const {
 #ifdef __CUDA_ARCH__
         if constexpr (G > 1) {
@@ -92,9 +97,14 @@ struct BlockLanes {
 };
 
 // body(i, BlockLanes<G>) for the grid points i = 0..count-1, registers capped so that blocks_per_sm blocks
-// fit on an SM (3: 80 registers, 2: 128; the caller's choice, docs/performance.md).
+// fit on an SM (3: 80 registers, 2: 128; the caller's choice, docs/performance.md). Each block first lets the
+// next work on the stream start, where that work was launched to overlap this one (awaits_previous_work, lanes.h:
+// it waits for this kernel's end before it reads what this kernel writes).
 template <int G, int blocks_per_sm, class Body>
 __global__ void __launch_bounds__(group_block_threads, blocks_per_sm) for_each_group_kernel(int count, Body body) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
     __shared__ double partial[group_block_threads];
     extern __shared__ double staged[];
     const int first = blockIdx.x * BlockLanes<G>::points, i = first + threadIdx.x % BlockLanes<G>::points;
@@ -208,8 +218,23 @@ private:
         if (stage_bytes > default_stage_bytes)  // beyond the default, a kernel must ask for it
             BSDE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  static_cast<int>(stage_bytes)));
-        kernel<<<blocks, group_block_threads, stage_bytes, stream_>>>(count, body);
-        BSDE_CUDA_CHECK(cudaGetLastError());
+        if (awaits_previous_work<Body>::value && programmatic_launch_) {
+            // started while the previous kernel on the stream still runs (after all its blocks have started)
+            cudaLaunchAttribute overlap{};
+            overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            overlap.val.programmaticStreamSerializationAllowed = 1;
+            cudaLaunchConfig_t config{};
+            config.gridDim = dim3(blocks);
+            config.blockDim = dim3(group_block_threads);
+            config.dynamicSmemBytes = stage_bytes;
+            config.stream = stream_;
+            config.attrs = &overlap;
+            config.numAttrs = 1;
+            BSDE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, count, body));
+        } else {
+            kernel<<<blocks, group_block_threads, stage_bytes, stream_>>>(count, body);
+            BSDE_CUDA_CHECK(cudaGetLastError());
+        }
     }
     static constexpr std::size_t default_stage_bytes = 48 * 1024 - group_block_threads * sizeof(double);
 
@@ -230,6 +255,7 @@ private:
     std::size_t marks_used_ = 0;
     std::size_t free_at_start_ = 0;
     int multiprocessors_ = 0;
+    bool programmatic_launch_ = false;  // programmatic dependent launch (compute capability 9.0 on)
     double stage_bytes_per_block_ = 0;
     vector<char> tridiagonal_workspace_, reduce_workspace_, reduce_result_;
 };

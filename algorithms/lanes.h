@@ -6,7 +6,13 @@
 // may also stage (stages = true): its threads share a buffer `staged` of shared memory, which thread() of
 // threads() fill in turn between sync()s, for the points first..last of the block (the staged 2D rule,
 // expectation_rules.h).
+// wait_for_previous_work() returns once the work enqueued before this call's is complete and its writes are
+// visible: a body that declares awaits_previous_work = true reads nothing that work writes before calling it
+// (all lanes alike), and the cuda context may then start it while that work still runs (programmatic dependent
+// launch, cuda_system.cuh). On the host the previous work is always done.
 #pragma once
+#include <type_traits>
+
 #include "host_device.h"
 
 namespace bsde {
@@ -17,7 +23,14 @@ struct SingleLane {
     __host__ __device__ int lane() const { return 0; }
     __host__ __device__ double sum(double x) const { return x; }
     __host__ __device__ bool stores() const { return true; }
+    __host__ __device__ void wait_for_previous_work() const {}
 };
+
+// Whether a body of for_each_group waits for the previous work itself (lanes.wait_for_previous_work()).
+template <class Body, class = void>
+struct awaits_previous_work : std::false_type {};
+template <class Body>
+struct awaits_previous_work<Body, std::enable_if_t<Body::awaits_previous_work>> : std::true_type {};
 
 // Visits point body(i, lanes) for i = 0..count-1 with one lane per point: the host contexts' for_each_group.
 template <class Body>

@@ -85,6 +85,7 @@ template <int d, class Body>
 struct VisitInOrder {
     PointOrder<d> order;
     Body body;
+    static constexpr bool awaits_previous_work = bsde::awaits_previous_work<Body>::value;
     template <class Lanes>
     __host__ __device__ void operator()(int k, const Lanes& lanes) const {
         const int i = order(k);
@@ -241,9 +242,13 @@ private:
 // With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums;
 // then one lane computes z^n and y^n and stores them with the point's status (y and z finite? Picard's last
 // change and iterations), which the sweep reduces over the grid later (BackwardSweep::reduce_statuses).
+// The layers are read from the oldest, n+K, to the newest, n+1, whose interpolation data the work just before
+// (the fit of layer n+1) writes: the pass waits for it only there (lanes.h, wait_for_previous_work), so that on
+// the GPU its reads of the older layers overlap the end of that fit.
 template <class Problem, class Evaluator>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
+    static constexpr bool awaits_previous_work = true;
     Problem problem;
     Evaluator evaluate;
     LayerRingView ring;
@@ -264,7 +269,8 @@ struct MultistepPointUpdate {
         double driver_sum = 0.0;       // sum_{j<=ky} gy_j E_j[f_j]
         Point<d> expected_z1{};        // E_1[z_{n+1}]
         Point<d> z_sum{};              // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
-        for (int j = 1; j <= K; ++j) {
+        for (int j = K; j >= 1; --j) {
+            if (j == 1) lanes.wait_for_previous_work();
             LayerExpectations<Problem, Evaluator> e{evaluate, ring.layer(n + j), site, driver_at(problem, t_n + j * dt)};
             if constexpr (has_terminal_kink<Problem>::value) {
                 if (n + j == c.kinked_layer) {

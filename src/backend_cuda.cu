@@ -18,6 +18,9 @@ CudaContext::CudaContext() {
     int device = 0;
     BSDE_CUDA_CHECK(cudaGetDevice(&device));
     BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
+    int major = 0;
+    BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    programmatic_launch_ = major >= 9;
     int shared_per_block = 0;
     BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     stage_bytes_per_block_ = shared_per_block - group_block_threads * sizeof(double);
