@@ -249,7 +249,7 @@ private:
         const int pass_start = phase_mark();
         const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
-        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
+        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm, LaneRule::one_wave>(
             order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
                                                          s_.picard_iterations, s_.picard_tolerance, point_status}},
             2 * stage_.buffer);
@@ -484,8 +484,8 @@ private:
                fitter_.storage_bytes();
     }
 
-    // Most threads per grid point in the fused pass on cuda (lanes.h; the context takes half as many where
-    // they fill the device). In 1D the grid alone (M + 1 = 32769 points for ex2 at N = 1024) gives an H200's
+    // Most threads per grid point in the fused pass on cuda (lanes.h; the context takes the most that fit in
+    // one wave of the device, LaneRule::one_wave). In 1D the grid alone (M + 1 = 32769 points for ex2 at N = 1024) gives an H200's
     // 132 SMs only 8 warps each, too few to hide the latency of the K L dependent node evaluations per
     // point; with G lanes each lane takes K L / G of them (on an H200, ex2 at K = 6, N = 1024: 0.298 s with
     // one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D the (M+1)^2 points are enough.

@@ -136,20 +136,19 @@ public:
     void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
                            int m, int count, TridiagonalLayout layout, bool pivoting);
 
-    // body(i, lanes) for i = 0..count-1, enqueued on the stream, with the fewest lanes per point (a power of
-    // two up to max_lanes) whose threads still fill the device (blocks_per_sm blocks of 256 on each SM, the
-    // registers capped accordingly): extra lanes only pay where the points are too few to hide latency. On an
-    // H200, ex2 at K = 6: N = 1024 (32769 points) 0.096 s with 4 lanes, 0.100 s with 8; N = 256 (8193 points)
-    // 0.0099 s with 4, 0.0088 s with 8. The 2D fit's passes (a million entries) ran 3 % slower in all with 4
-    // lanes than with one.
-    // A block's stage (BlockLanes::staged) takes stage_doubles doubles of shared memory (at most
-    // stage_bytes_per_block()).
-    template <int max_lanes, int blocks_per_sm = 3, class Body>
+    // body(i, lanes) for i = 0..count-1, enqueued on the stream, blocks_per_sm blocks of 256 threads on an SM (the
+    // registers capped accordingly), with the lanes per point (a power of two up to max_lanes) that `rule` picks
+    // (lanes.h, LaneRule). A block's stage (BlockLanes::staged) takes stage_doubles doubles of shared memory (at
+    // most stage_bytes_per_block()).
+    template <int max_lanes, int blocks_per_sm = 3, LaneRule rule = LaneRule::fewest_filling, class Body>
     void for_each_group(int count, const Body& body, int stage_doubles = 0) {
         if (count == 0) return;
         if constexpr (max_lanes > 1) {
-            if (static_cast<long long>(count) * (max_lanes / 2) >= 1LL * blocks_per_sm * group_block_threads * multiprocessors_) {
-                for_each_group<max_lanes / 2, blocks_per_sm>(count, body, stage_doubles);
+            const long long wave = 1LL * blocks_per_sm * group_block_threads * multiprocessors_;  // threads
+            const bool fewer = rule == LaneRule::fewest_filling ? 1LL * count * (max_lanes / 2) >= wave
+                                                               : 1LL * count * max_lanes > wave;
+            if (fewer) {
+                for_each_group<max_lanes / 2, blocks_per_sm, rule>(count, body, stage_doubles);
                 return;
             }
         }

@@ -64,8 +64,8 @@ public:
     }
 
     // body(i, lanes) for i = 0..count-1: one lane per point on the host (lanes.h); the cuda context runs
-    // up to max_lanes lanes, blocks_per_sm blocks of them on an SM.
-    template <int max_lanes, int blocks_per_sm = 3, class Body>
+    // up to max_lanes lanes (as many as `rule` picks), blocks_per_sm blocks of them on an SM.
+    template <int max_lanes, int blocks_per_sm = 3, LaneRule rule = LaneRule::fewest_filling, class Body>
     void for_each_group(int count, const Body& body, int /*stage_doubles: no blocks stage here*/ = 0) {
         thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
                          OnSingleLane<Body>{body});
