@@ -487,8 +487,8 @@ private:
     // Most threads per grid point in the fused pass on cuda (lanes.h; the context takes the most that fit in
     // one wave of the device, LaneRule::one_wave). In 1D the grid alone (M + 1 = 32769 points for ex2 at
     // N = 1024) gives an H200's 132 SMs only 8 warps each, too few to hide the latency of the K L dependent node
-    // evaluations per point; with G lanes each lane takes K L / G of them (on an H200, ex2 at K = 6, N = 1024: 0.298 s with
-    // one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D the (M+1)^2 points are enough.
+    // evaluations per point; with G lanes each lane takes K L / G of them (on an H200, ex2 at K = 6, N = 1024:
+    // 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
     // registers) with the node loop unrolled by two (GaussHermiteOnGrid), so that a thread has two nodes' loads

@@ -7,9 +7,9 @@
 //              shifts' weights where the cell exists, else locate) and
 //              double operator()(values, data, stencil) for one function.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h) and the cubic Hermite with fourth-order
-// slopes (cubic_hermite.h). 2D: tensor-product spline and the
-// paper's bicubic (tensor_spline.h, bicubic.h). Both splines take their moments from SplineFitter, by the
-// settings' spline_solve (tridiagonal solve or inverse band).
+// slopes (cubic_hermite.h). 2D: tensor-product spline and the paper's bicubic (tensor_spline.h, bicubic.h).
+// Both splines take their moments from SplineFitter, by the settings' spline_solve (tridiagonal solve or
+// inverse band).
 #pragma once
 #include <cstddef>
 

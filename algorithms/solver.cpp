@@ -25,8 +25,6 @@ InterpolationKind parse_interpolation(const std::string& name) {
     throw InputError("--interp '" + name + "': allowed values are spline, hermite (1D), bicubic (2D)");
 }
 
-
-
 Startup parse_startup(const std::string& name) {
     if (name == "multistep") return Startup::multistep;
     if (name == "exact") return Startup::exact;

@@ -99,7 +99,8 @@ BenchCase parse_case(const std::string& item) {
             else if (key == "picard") integer(s.picard_iterations);
             else if (key == "T") real(s.T);
             else if (key == "R") real(s.R);
-            else if (key == "interp") s.interpolation = parse_interpolation(value); else if (key == "spline") {
+            else if (key == "interp") s.interpolation = parse_interpolation(value);
+            else if (key == "spline") {
                 dimension_only(1);
                 s.spline = parse_spline_boundary(value);
             } else if (key == "spline_solve") s.spline_solve = parse_spline_solve(value);

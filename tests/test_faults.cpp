@@ -380,7 +380,7 @@ BOOST_AUTO_TEST_CASE(picard_not_converging_is_a_warning_or_with_strict_an_error)
 BOOST_AUTO_TEST_CASE(step_statuses_agree_on_every_backend) {
     BOOST_TEST_MESSAGE("with 2 Picard iterations every step ends above the tolerance: the report from the step "
                        "statuses counts every step ((K-1) S + N - K + 1) as not converged, 2 iterations at most, on every "
-                       "backend, in 1D (statuses reduced K + 1 steps at a time) and in 2D (every step); the largest "
+                       "backend, in 1D (statuses reduced 32 steps at a time) and in 2D (every step); the largest "
                        "remaining change agrees between backends to 1e-6");
     for (const std::string problem : {"ex2", "ex4"}) {
         bsde::SchemeSettings s;
