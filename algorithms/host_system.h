@@ -43,6 +43,29 @@ inline double host_available_bytes() {
     return available;
 }
 
+// count tridiagonal systems of m rows (rhs overwritten by the solutions): Thomas per system for chunks < 2,
+// else the partition method with `chunks` chunks per system (m >= 3 chunks). scratch: m count doubles for
+// Thomas, 3 m count for the partition method.
+template <class Policy>
+void solve_tridiagonal_in_chunks(Policy policy, const double* lower, const double* diag, const double* upper,
+                                 double* rhs, double* scratch, int m, int count, int matrix_stride, int chunks) {
+    if (chunks < 2) {
+        thrust::for_each(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
+                         ThomasSolve{lower, diag, upper, rhs, scratch, m, matrix_stride});
+        return;
+    }
+    const TridiagonalPartition partition{m, chunks};
+    double* c_prime = scratch;
+    double* v = scratch + static_cast<std::size_t>(m) * count;
+    double* w = v + static_cast<std::size_t>(m) * count;
+    const thrust::counting_iterator<int> first(0);
+    thrust::for_each(policy, first, first + count * chunks,
+                     TridiagonalChunkSolve{lower, diag, upper, rhs, c_prime, v, w, partition, matrix_stride});
+    thrust::for_each(policy, first, first + count,
+                     TridiagonalSeparatorSolve{lower, diag, upper, rhs, v, w, partition, matrix_stride});
+    thrust::for_each(policy, first, first + count * chunks, TridiagonalChunkCombine{rhs, v, w, partition});
+}
+
 template <class SystemTraits>
 class HostContext {
 public:
@@ -54,21 +77,28 @@ public:
     auto policy() const { return SystemTraits::policy(); }
     std::string description() const { return SystemTraits::description(); }
 
+    // Thomas per system; where the systems are fewer than the threads (the 1D fit: two), each split into chunks
+    // for two tasks a thread (tridiagonal.h, the partition method).
     void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
                            int m, int count, TridiagonalLayout layout, bool /*pivoting*/) {
-        scratch_.resize(static_cast<std::size_t>(m) * count);
-        const int matrix_stride = layout == TridiagonalLayout::batch ? m : 0;
-        thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
-                         ThomasSolve{lower, diag, upper, rhs, thrust::raw_pointer_cast(scratch_.data()), m,
-                                     matrix_stride});
+        const int threads = SystemTraits::threads();
+        const int chunks = count < threads ? std::min((2 * threads + count - 1) / count, m / 3) : 1;
+        scratch_.resize(static_cast<std::size_t>(m) * count * (chunks > 1 ? 3 : 1));
+        solve_tridiagonal_in_chunks(policy(), lower, diag, upper, rhs, thrust::raw_pointer_cast(scratch_.data()), m,
+                                    count, layout == TridiagonalLayout::batch ? m : 0, chunks);
     }
 
     // body(i, lanes) for i = 0..count-1: one lane per point on the host (lanes.h); the cuda context runs
-    // up to max_lanes lanes (as many as `rule` picks), blocks_per_sm blocks of them on an SM.
+    // up to max_lanes lanes (as many as `rule` picks), blocks_per_sm blocks of them on an SM. The rule for long
+    // work per point (one_wave) hands the points to the threads in small chunks as they become free, so that a
+    // core slowed by other work holds up no step; short work keeps Thrust's even split.
     template <int max_lanes, int blocks_per_sm = 3, LaneRule rule = LaneRule::fewest_filling, class Body>
     void for_each_group(int count, const Body& body, int /*stage_doubles: no blocks stage here*/ = 0) {
-        thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
-                         OnSingleLane<Body>{body});
+        if constexpr (rule == LaneRule::one_wave)
+            SystemTraits::for_each_balanced(count, OnSingleLane<Body>{body});
+        else
+            thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
+                             OnSingleLane<Body>{body});
     }
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (host memory here).
@@ -114,6 +144,11 @@ struct SerialSystem {
     template <class T>
     using vector = thrust::cpp::vector<T>;
     static auto policy() { return thrust::cpp::par; }
+    static int threads() { return 1; }
+    template <class F>
+    static void for_each_balanced(int count, const F& f) {
+        for (int i = 0; i < count; ++i) f(i);
+    }
     static std::string description() { return "serial (1 core)"; }
 };
 

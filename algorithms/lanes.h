@@ -18,7 +18,8 @@
 namespace bsde {
 
 // How the cuda context picks the lanes per point of for_each_group (a power of two up to a most), where a wave is
-// the threads that run at once (its blocks on every SM):
+// the threads that run at once (its blocks on every SM); on the host, one_wave also hands the points to the threads
+// in small chunks as they become free (host_system.h):
 //   fewest_filling: the fewest lanes whose threads still fill a wave: more waves of short threads, for work per
 //     point as short as a fit's (on an H200 the 2D fit's passes, a million entries, ran 3 % slower in all with 4
 //     lanes than with one);

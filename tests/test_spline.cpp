@@ -3,6 +3,7 @@
 #include <random>
 
 #include "../algorithms/cubic_spline.h"
+#include "../algorithms/host_system.h"
 #include "../algorithms/spline_inverse_band.h"
 #include "test_support.h"
 
@@ -57,8 +58,10 @@ std::vector<double> solve(Backend backend, const TridiagonalProblem& p, bool piv
 }
 
 std::vector<TridiagonalProblem> test_problems() {
+    // one system: fewer than the threads of omp on two cores or more, so omp solves it by the partition method
     std::vector<TridiagonalProblem> problems{random_problem(1000, 3, TridiagonalLayout::shared_matrix, 1),
-                                             random_problem(257, 40, TridiagonalLayout::batch, 2)};
+                                             random_problem(257, 40, TridiagonalLayout::batch, 2),
+                                             random_problem(1000, 1, TridiagonalLayout::shared_matrix, 4)};
     const TridiagonalBands spline = spline_system(4096, SplineBoundary::not_a_knot);
     TridiagonalProblem s = random_problem(4097, 2, TridiagonalLayout::shared_matrix, 3);
     s.lower = spline.lower;
@@ -93,6 +96,32 @@ BOOST_AUTO_TEST_CASE(residual_is_small_on_every_backend) {
                                                                           << (pivoting ? ", pivoting" : "")
                                                                           << ": relative residual " << residual);
             }
+}
+
+BOOST_AUTO_TEST_CASE(partition_method_equals_thomas) {
+    BOOST_TEST_MESSAGE("the partition method with 2, 3, 7 and m / 3 chunks per system: residual <= 1e-13 and the "
+                       "Thomas solution to 1e-13 relative (one core)");
+    std::vector<TridiagonalProblem> problems = test_problems();
+    problems.push_back(random_problem(9, 2, TridiagonalLayout::batch, 5));
+    for (const TridiagonalProblem& p : problems) {
+        const int matrix_stride = p.layout == TridiagonalLayout::batch ? p.m : 0;
+        auto solve_in = [&](int chunks) {
+            std::vector<double> x = p.rhs, scratch(3 * x.size());
+            solve_tridiagonal_in_chunks(thrust::cpp::par, p.lower.data(), p.diag.data(), p.upper.data(), x.data(),
+                                        scratch.data(), p.m, p.count, matrix_stride, chunks);
+            return x;
+        };
+        const std::vector<double> thomas = solve_in(1);
+        for (int chunks : {2, 3, 7, p.m / 3}) {
+            if (chunks > p.m / 3) continue;  // the method needs m >= 3 chunks
+            const std::vector<double> x = solve_in(chunks);
+            const double residual = relative_residual(p, x), difference = relative_difference(x, thomas);
+            BOOST_CHECK_MESSAGE(residual <= 1e-13 && difference <= 1e-13,
+                                "m = " << p.m << ", count = " << p.count << ", " << chunks << " chunks: relative residual "
+                                       << residual << ", relative difference from Thomas " << difference
+                                       << " (expected both <= 1e-13)");
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
