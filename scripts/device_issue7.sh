@@ -11,6 +11,8 @@
 #   kernels  the duration of each kernel of one step (scripts/kernels_once.sh, Nsight Compute)
 #   ompscale bsde bench on serial and omp, ex2 K = 6, N = 256 (medians of 3: omp's scaling over serial)
 #   ompfit   bsde bench on omp, ex2 K = 6, N = 256, 512, 768, the 1D fit by Thomas and by the inverse band
+#   ompcompare  bsde bench on omp, ex2 K = 6, N = 256 and 512 (medians of 5 and 3), for build/bin/bsde and the binary
+#            $OMP_BASELINE (another commit's, built without CUDA is enough) in turn, twice; serial N = 256 once
 # usage: scripts/device_issue7.sh STAGE...
 set -uo pipefail
 out=${OUT:-out}
@@ -63,6 +65,18 @@ for stage in "$@"; do
       done
       "$bsde" bench --backends omp --repeats 3 --cases "$cases" > "$out/ompfit.txt" 2>&1
       echo "== ompfit (exit $?)"; grep -E "^ *(ex|case)" "$out/ompfit.txt" ;;
+    ompcompare)
+      {
+        "$bsde" bench --backends serial --repeats 3 --cases ex2-k6-n256
+        for round in 1 2; do
+          for binary in "$bsde" ${OMP_BASELINE:-}; do
+            echo "round $round: $binary"
+            "$binary" bench --backends omp --repeats 5 --cases ex2-k6-n256
+            "$binary" bench --backends omp --repeats 3 --cases ex2-k6-n512
+          done
+        done
+      } > "$out/ompcompare.txt" 2>&1
+      echo "== ompcompare"; grep -E "^ *ex2|^round" "$out/ompcompare.txt" ;;
     kernels)
       scripts/kernels_once.sh > "$out/kernels.txt" 2>&1
       echo "== kernels (exit $?)"; cat "$out/kernels.txt" ;;
