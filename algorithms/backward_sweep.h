@@ -249,9 +249,11 @@ private:
         const int pass_start = phase_mark();
         const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
+        const int per_call = points_per_call<Update>();
         context_.template for_each_group<lanes_per_point, pass_blocks_per_sm, LaneRule::one_wave>(
-            order.visits(), VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                                         s_.picard_iterations, s_.picard_tolerance, point_status}},
+            (order.visits() + per_call - 1) / per_call,
+            VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
+                                                  s_.picard_iterations, s_.picard_tolerance, point_status, per_call}},
             2 * stage_.buffer);
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         if (stage_.stride > 0)
@@ -484,16 +486,32 @@ private:
                fitter_.storage_bytes();
     }
 
-    // Most threads per grid point in the fused pass on cuda (lanes.h; the context takes the most that fit in
-    // one wave of the device, LaneRule::one_wave). In 1D the grid alone (M + 1 = 32769 points for ex2 at
-    // N = 1024) gives an H200's 132 SMs only 8 warps each, too few to hide the latency of the K L dependent node
-    // evaluations per point; with G lanes each lane takes K L / G of them (on an H200, ex2 at K = 6, N = 1024:
-    // 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D the (M+1)^2 points are enough.
+    // Grid points per call of the fused pass (MultistepPointUpdate::points_per_call): two neighbours where the
+    // update can take them and the pairs' calls, with the most lanes, still fill the threads the context runs at
+    // once (on cuda a wave of the pass; on the host its threads), else one, so that a small grid keeps its threads.
+    // A pair shares a node's loads and three of the four entries of each function's stencils: on an H200 ex2 K = 6
+    // ran 4 % faster at N = 768 and 1024, unchanged at N = 512; K = 3, N = 256 (8193 points, half a wave of pairs)
+    // 36 % slower with pairs; on one core of the development machine ex2 K = 6, N = 192 ran 12 % faster
+    // (docs/performance.md, entry 19).
+    template <class Update>
+    int points_per_call() const {
+        if constexpr (Update::pairs_possible)
+            if ((points_ + 1LL) / 2 * lanes_per_point >= context_.threads_at_once(pass_blocks_per_sm)) return 2;
+        return 1;
+    }
+
+    // Most threads per call (a grid point or a pair, points_per_call) in the fused pass on cuda (lanes.h; the
+    // context takes the most that fit in one wave of the device, LaneRule::one_wave). In 1D the grid alone
+    // (M + 1 = 32769 points for ex2 at N = 1024) gives an H200's 132 SMs only 8 warps each, too few to hide the
+    // latency of the K L dependent node evaluations per point; with G lanes each lane takes K L / G of them (on an
+    // H200, ex2 at K = 6, N = 1024: 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D
+    // the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
-    // registers) with the node loop unrolled by two (GaussHermiteOnGrid), so that a thread has two nodes' loads
-    // and exp in flight: on an H200 ex2 K = 6, N = 1024 0.0822 -> 0.0708 s against 3 blocks (80 registers) with
-    // one node at a time (which spilled when unrolled); in 2D 3 blocks (80 registers; docs/performance.md).
+    // registers) with two evaluations in flight per thread (a pair's, or two nodes' of a single point: the node
+    // loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->
+    // 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when unrolled); in 2D 3
+    // blocks (80 registers; docs/performance.md).
     static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 3;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;

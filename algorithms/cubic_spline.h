@@ -107,6 +107,16 @@ struct CellCubicColumn {
     __host__ __device__ double operator()(int cell, const CellWeights& w) const {
         return w.v0 * values[cell] + w.v1 * values[cell + 1] + w.d0 * data[cell] + w.d1 * data[cell + 1];
     }
+    // The cells `cell` and `cell + 1` at the same local coordinate (one set of weights) from the three entries
+    // cell..cell + 2 of values and data, each loaded once; each sum as operator() forms it.
+    struct Pair {
+        double first, second;
+    };
+    __host__ __device__ Pair pair(int cell, const CellWeights& w) const {
+        const double v0 = values[cell], v1 = values[cell + 1], v2 = values[cell + 2];
+        const double d0 = data[cell], d1 = data[cell + 1], d2 = data[cell + 2];
+        return {w.v0 * v0 + w.v1 * v1 + w.d0 * d0 + w.d1 * d1, w.v0 * v1 + w.v1 * v2 + w.d0 * d1 + w.d1 * d2};
+    }
 };
 
 // The spline of one column at a point: s(x) with x clamped to the grid.

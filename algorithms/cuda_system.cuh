@@ -144,7 +144,7 @@ public:
     void for_each_group(int count, const Body& body, int stage_doubles = 0) {
         if (count == 0) return;
         if constexpr (max_lanes > 1) {
-            const long long wave = 1LL * blocks_per_sm * group_block_threads * multiprocessors_;  // threads
+            const long long wave = threads_at_once(blocks_per_sm);
             const bool fewer = rule == LaneRule::fewest_filling ? 1LL * count * (max_lanes / 2) >= wave
                                                                : 1LL * count * max_lanes > wave;
             if (fewer) {
@@ -154,6 +154,9 @@ public:
         }
         launch_groups<max_lanes, blocks_per_sm>(count, body, stage_doubles * sizeof(double));
     }
+
+    // The threads of one wave of for_each_group with blocks_per_sm blocks on each SM.
+    int threads_at_once(int blocks_per_sm) const { return blocks_per_sm * group_block_threads * multiprocessors_; }
 
     // The most shared memory a block of for_each_group may stage, in bytes (the device's opt-in limit per
     // block less the block's own lane sums).

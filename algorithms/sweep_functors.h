@@ -164,6 +164,7 @@ using DriverAtTime = decltype(driver_at(std::declval<const Problem&>(), 0.0));
 template <class Problem, class Evaluator>
 struct LayerExpectations {
     static constexpr int dimension = Problem::dimension;
+    static constexpr int points = 1;  // grid points the sink sums for
     static constexpr bool stages_rows = bsde::stages_rows<Evaluator>::value;
     using P = Point<dimension>;
     using Node = AxisNode<typename Evaluator::Shift>;
@@ -217,13 +218,7 @@ struct LayerExpectations {
                           staged.omega1 * along2.omega);
     }
 
-private:
-    __host__ __device__ void accumulate(const typename Evaluator::Stencil& s, const P& dW, double omega) {
-        const double y_at = evaluate(layer.values(0), layer.data(0), s);
-        P z_at{};
-        for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(layer.values(1 + k), layer.data(1 + k), s);
-        accumulate_values(s.point, y_at, z_at, dW, omega);
-    }
+    // y, z and f at the moved point `point` (y_at, z_at interpolated there) into the sums.
     __host__ __device__ void accumulate_values(const P& point, double y_at, const P& z_at, const P& dW, double omega) {
         const double f_at = driver(point, y_at, z_at);
         y += omega * y_at;
@@ -231,6 +226,52 @@ private:
         for (int k = 0; k < dimension; ++k) {
             component(z, k) += omega * component(z_at, k);
             component(f_dw, k) += omega * f_at * component(dW, k);
+        }
+    }
+
+private:
+    __host__ __device__ void accumulate(const typename Evaluator::Stencil& s, const P& dW, double omega) {
+        const double y_at = evaluate(layer.values(0), layer.data(0), s);
+        P z_at{};
+        for (int k = 0; k < dimension; ++k) component(z_at, k) = evaluate(layer.values(1 + k), layer.data(1 + k), s);
+        accumulate_values(s.point, y_at, z_at, dW, omega);
+    }
+};
+
+// Whether a 1D evaluator has the pair form (interpolation.h): two neighbouring grid points at once.
+template <class Evaluator, class = void>
+struct has_pair_form : std::false_type {};
+template <class Evaluator>
+struct has_pair_form<Evaluator, std::void_t<decltype(&Evaluator::pair_inside)>> : std::true_type {};
+
+// The sums of LayerExpectations for two grid points of a 1D grid in one sink, `first` and `second`: where they are
+// neighbours (second = first + 1) and a node moves both into cells of the grid, the evaluator's pair form
+// interpolates each function at both from the three entries of cells c and c + 1 (the same weights), loaded once,
+// instead of four entries for each point; elsewhere (a node past the grid's edge, or the grid's last point paired
+// with itself) each point by itself. The same sums as two LayerExpectations, operation for operation.
+template <class Problem, class Evaluator>
+struct NeighbourExpectations {
+    static constexpr int dimension = 1;
+    static constexpr int points = 2;
+    static constexpr bool stages_rows = false;
+    using Node = AxisNode<typename Evaluator::Shift>;
+    LayerExpectations<Problem, Evaluator> first, second;
+    bool neighbours;
+
+    __host__ __device__ void add(double dW, double omega) {
+        first.add(dW, omega);
+        second.add(dW, omega);
+    }
+    __host__ __device__ void add_node(const Node& node) {
+        if (neighbours && first.evaluate.pair_inside(first.site, node)) {
+            const LayerView& layer = first.layer;
+            const auto y = first.evaluate.pair(layer.values(0), layer.data(0), first.site, node);
+            const auto z = first.evaluate.pair(layer.values(1), layer.data(1), first.site, node);
+            first.accumulate_values(first.site.w + node.dW, y.first, z.first, node.dW, node.omega);
+            second.accumulate_values(second.site.w + node.dW, y.second, z.second, node.dW, node.omega);
+        } else {
+            first.add_node(node);
+            second.add_node(node);
         }
     }
 };
@@ -249,6 +290,8 @@ template <class Problem, class Evaluator>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
     static constexpr bool awaits_previous_work = true;
+    // Whether a call may take two neighbouring grid points (1D with an evaluator of the pair form).
+    static constexpr bool pairs_possible = d == 1 && has_pair_form<Evaluator>::value;
     Problem problem;
     Evaluator evaluate;
     LayerRingView ring;
@@ -259,44 +302,95 @@ struct MultistepPointUpdate {
     int picard_iterations;
     double picard_tolerance;
     StepStatus* point_status;  // grid point i's at i
+    // Grid points per call g: 2 (where pairs_possible) takes the neighbours i = 2 g and 2 g + 1 (the last point, M,
+    // with itself when M + 1 is odd; NeighbourExpectations), so that a node's loads and the shared entries of the
+    // two stencils serve both, with half the calls; 1 takes i = g.
+    int points_per_call;
 
-    template <class Lanes>
-    __host__ __device__ void operator()(int i, const Lanes& lanes) const {
-        const GridSite<d> site = grid.site(i);
-        const Point<d> w = site.w;
-        const int K = c.ky > c.kz ? c.ky : c.kz;
-        double expected_y = 0.0;       // E_ky[y_{n+ky}]
-        double driver_sum = 0.0;       // sum_{j<=ky} gy_j E_j[f_j]
-        Point<d> expected_z1{};        // E_1[z_{n+1}]
-        Point<d> z_sum{};              // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
-        for (int j = K; j >= 1; --j) {
-            if (j == 1) lanes.wait_for_previous_work();
-            LayerExpectations<Problem, Evaluator> e{evaluate, ring.layer(n + j), site, driver_at(problem, t_n + j * dt)};
-            if constexpr (has_terminal_kink<Problem>::value) {
-                if (n + j == c.kinked_layer) {
-                    if constexpr (d == 1)
-                        c.kinked_rule(j * dt, e, lanes);
-                    else
-                        c.kink_line_rule(j * dt, w, e, lanes);
-                } else
-                    c.smooth_rule(j, e, lanes);
-            } else {
-                c.smooth_rule(j, e, lanes);
-            }
+    // What a point takes from the stored layers.
+    struct PointSums {
+        double expected_y = 0.0;   // E_ky[y_{n+ky}]
+        double driver_sum = 0.0;   // sum_{j<=ky} gy_j E_j[f_j]
+        Point<d> expected_z1{};    // E_1[z_{n+1}]
+        Point<d> z_sum{};          // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
+        __host__ __device__ void add_layer(int j, const LayerExpectations<Problem, Evaluator>& e,
+                                           const StepCoefficients<Evaluator>& c) {
             if (j == c.ky) expected_y = e.y;
             if (j == 1) expected_z1 = e.z;
             driver_sum += (j <= c.ky ? c.gamma_y[j] : 0.0) * e.f;
             const double g1_j = j <= c.kz ? c.gamma_z[j] : 0.0;
             for (int k = 0; k < d; ++k) component(z_sum, k) += g1_j * (component(e.f_dw, k) - component(e.z, k));
         }
-        expected_y = lanes.sum(expected_y);
-        driver_sum = lanes.sum(driver_sum);
-        Point<d> z{};
-        for (int k = 0; k < d; ++k)
-            component(z, k) = (lanes.sum(component(expected_z1, k)) + lanes.sum(component(z_sum, k))) / c.gamma_z[0];
+    };
+
+    template <class Lanes>
+    __host__ __device__ void operator()(int g, const Lanes& lanes) const {
+        if constexpr (pairs_possible) {
+            if (points_per_call == 2) {
+                const int first = 2 * g;
+                update<2>(first, first < grid.M ? first + 1 : first, lanes);
+                return;
+            }
+        }
+        update<1>(g, g, lanes);
+    }
+
+private:
+    // The rule of layer n + j (the kinked terminal layer's where it is read, else the smooth one) into sink.
+    template <class Sink, class Lanes>
+    __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes) const {
+        if constexpr (has_terminal_kink<Problem>::value) {
+            if (n + j == c.kinked_layer) {
+                if constexpr (d == 1)
+                    c.kinked_rule(j * dt, sink, lanes);
+                else
+                    c.kink_line_rule(j * dt, w, sink, lanes);
+                return;
+            }
+        }
+        c.smooth_rule(j, sink, lanes);
+    }
+
+    // The points first and (P = 2) second: every lane sums its nodes of every layer, the lanes add up; then the
+    // storing lane solves and stores each point (second only where it differs from first).
+    template <int P, class Lanes>
+    __host__ __device__ void update(int first, int second, const Lanes& lanes) const {
+        const int K = c.ky > c.kz ? c.ky : c.kz;
+        PointSums sums[P];
+        for (int j = K; j >= 1; --j) {
+            if (j == 1) lanes.wait_for_previous_work();
+            const LayerView layer = ring.layer(n + j);
+            const DriverAtTime<Problem> driver = driver_at(problem, t_n + j * dt);
+            LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first), driver};
+            if constexpr (P == 1) {
+                apply_rule(j, e.site.w, e, lanes);
+                sums[0].add_layer(j, e, c);
+            } else {
+                NeighbourExpectations<Problem, Evaluator> pair{
+                    e, LayerExpectations<Problem, Evaluator>{evaluate, layer, grid.site(second), driver}, second == first + 1};
+                apply_rule(j, e.site.w, pair, lanes);
+                sums[0].add_layer(j, pair.first, c);
+                sums[1].add_layer(j, pair.second, c);
+            }
+        }
+        Point<d> z[P];
+        for (int p = 0; p < P; ++p) {
+            sums[p].expected_y = lanes.sum(sums[p].expected_y);
+            sums[p].driver_sum = lanes.sum(sums[p].driver_sum);
+            for (int k = 0; k < d; ++k)
+                component(z[p], k) =
+                    (lanes.sum(component(sums[p].expected_z1, k)) + lanes.sum(component(sums[p].z_sum, k))) / c.gamma_z[0];
+        }
         if (!lanes.stores()) return;  // the sums were the lanes' shared work; Picard is the storing lane's
+        solve_point(first, sums[0], z[0]);
+        if (P == 2 && second != first) solve_point(second, sums[P - 1], z[P - 1]);
+    }
+
+    // y^n at grid point i by Picard from its sums and z^n; stores y, z and the point's status.
+    __host__ __device__ void solve_point(int i, const PointSums& s, const Point<d>& z) const {
+        const Point<d> w = grid(i);
         const double step = c.ky * dt;
-        const double explicit_y = expected_y + step * driver_sum;
+        const double explicit_y = s.expected_y + step * s.driver_sum;
         const DriverAtTime<Problem> driver_n = driver_at(problem, t_n);
         double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
         double change = 0.0;

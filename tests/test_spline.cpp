@@ -2,6 +2,7 @@
 #include <cmath>
 #include <random>
 
+#include "../algorithms/cubic_hermite.h"
 #include "../algorithms/cubic_spline.h"
 #include "../algorithms/host_system.h"
 #include "../algorithms/spline_inverse_band.h"
@@ -303,6 +304,28 @@ BOOST_AUTO_TEST_CASE(inverse_band_tables) {
                 }
             BOOST_CHECK_MESSAGE(edge <= 1e-19, label << ": largest |Q_ij| at |i - j| = W: " << edge);
         }
+}
+
+BOOST_AUTO_TEST_CASE(pair_form_equals_two_evaluations) {
+    BOOST_TEST_MESSAGE("the pair form (the fused pass's neighbouring points) gives each cell's value of the single "
+                       "evaluation, bitwise, for the spline and the Hermite weights");
+    std::mt19937_64 random(7);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::vector<double> values(12), data(12);
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        values[k] = uniform(random);
+        data[k] = uniform(random);
+    }
+    const CellCubicColumn column{values.data(), data.data()};
+    for (double t : {0.0, 0.25, 0.5, 0.9})
+        for (const CellWeights& w : {cubic_spline_weights(t, 0.1), cubic_hermite_weights(t, 0.1)})
+            for (int cell = 0; cell + 2 < static_cast<int>(values.size()); ++cell) {
+                const CellCubicColumn::Pair pair = column.pair(cell, w);
+                const double first = column(cell, w), second = column(cell + 1, w);
+                BOOST_CHECK_MESSAGE(pair.first == first && pair.second == second,
+                                    "cell " << cell << ", t = " << t << ": expected " << first << ", " << second
+                                            << "; got " << pair.first << ", " << pair.second);
+            }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
