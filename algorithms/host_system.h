@@ -49,9 +49,10 @@ inline double host_available_bytes() {
 template <class Policy>
 void solve_tridiagonal_in_chunks(Policy policy, const double* lower, const double* diag, const double* upper,
                                  double* rhs, double* scratch, int m, int count, int matrix_stride, int chunks) {
+    const TridiagonalSystems systems{lower, diag, upper, rhs, m, matrix_stride};
     if (chunks < 2) {
         thrust::for_each(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
-                         ThomasSolve{lower, diag, upper, rhs, scratch, m, matrix_stride});
+                         ThomasSolve{systems, scratch});
         return;
     }
     const TridiagonalPartition partition{m, chunks};
@@ -60,9 +61,9 @@ void solve_tridiagonal_in_chunks(Policy policy, const double* lower, const doubl
     double* w = v + static_cast<std::size_t>(m) * count;
     const thrust::counting_iterator<int> first(0);
     thrust::for_each(policy, first, first + count * chunks,
-                     TridiagonalChunkSolve{lower, diag, upper, rhs, c_prime, v, w, partition, matrix_stride});
+                     TridiagonalChunkSolve{systems, c_prime, v, w, partition});
     thrust::for_each(policy, first, first + count,
-                     TridiagonalSeparatorSolve{lower, diag, upper, rhs, v, w, partition, matrix_stride});
+                     TridiagonalSeparatorSolve{systems, v, w, partition});
     thrust::for_each(policy, first, first + count * chunks, TridiagonalChunkCombine{rhs, v, w, partition});
 }
 

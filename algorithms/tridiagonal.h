@@ -1,6 +1,6 @@
-// Thomas algorithm for one tridiagonal system per call; the host backends map it over the
-// right-hand sides (or the systems of a batch) with thrust::for_each, and split a system into chunks
-// solved at once (the partition method below) where there are fewer systems than cores.
+// Tridiagonal solves of the host backends: the Thomas algorithm for one system per call, mapped over the
+// right-hand sides (or the systems of a batch) with thrust::for_each, and the partition method (below), which
+// splits a system into chunks solved at once where there are fewer systems than cores.
 //   c'_0 = c_0 / b_0,  c'_i = c_i / (b_i - a_i c'_{i-1})
 //   d'_0 = d_0 / b_0,  d'_i = (d_i - a_i d'_{i-1}) / (b_i - a_i c'_{i-1})
 //   x_{m-1} = d'_{m-1},  x_i = d'_i - c'_i x_{i+1}
@@ -10,19 +10,30 @@
 
 namespace bsde {
 
-struct ThomasSolve {
+// count systems of m rows: the bands of each (one matrix shared by all right-hand sides, matrix_stride 0, or a
+// batch of matrices, matrix_stride m) and its right-hand side, overwritten by the solution.
+struct TridiagonalSystems {
     const double* lower;
     const double* diag;
     const double* upper;
-    double* rhs;       // overwritten by the solution
-    double* scratch;   // m per system: c'
+    double* rhs;
     int m;
-    int matrix_stride; // 0: one matrix shared by all right-hand sides; m: a batch of matrices
+    int matrix_stride;
+    struct System {
+        const double *a, *b, *c;
+        double* d;
+    };
+    __host__ __device__ System system(int s) const {
+        return {lower + s * matrix_stride, diag + s * matrix_stride, upper + s * matrix_stride, rhs + s * m};
+    }
+};
+
+struct ThomasSolve {
+    TridiagonalSystems systems;
+    double* scratch;   // m per system: c'
     __host__ __device__ void operator()(int system) const {
-        const double* a = lower + system * matrix_stride;
-        const double* b = diag + system * matrix_stride;
-        const double* c = upper + system * matrix_stride;
-        double* d = rhs + system * m;
+        const int m = systems.m;
+        const auto [a, b, c, d] = systems.system(system);
         double* c_prime = scratch + system * m;
         c_prime[0] = c[0] / b[0];
         d[0] = d[0] / b[0];
@@ -57,21 +68,14 @@ struct TridiagonalPartition {
 // Pass 1, per (system, chunk) = task / chunks, task % chunks: g over the chunk's rows of rhs, v and w in the
 // scratch arrays (m each per system), with c' in a third.
 struct TridiagonalChunkSolve {
-    const double* lower;
-    const double* diag;
-    const double* upper;
-    double* rhs;
+    TridiagonalSystems systems;
     double* c_prime;
     double* v;
     double* w;
     TridiagonalPartition partition;
-    int matrix_stride;
     __host__ __device__ void operator()(int task) const {
         const int system = task / partition.chunks, chunk = task % partition.chunks, m = partition.m;
-        const double* a = lower + system * matrix_stride;
-        const double* b = diag + system * matrix_stride;
-        const double* c = upper + system * matrix_stride;
-        double* d = rhs + system * m;
+        const auto [a, b, c, d] = systems.system(system);
         double* cp = c_prime + system * m;
         double* vs = v + system * m;
         double* ws = w + system * m;
@@ -99,20 +103,13 @@ struct TridiagonalChunkSolve {
 // Pass 2, per system: the separators' system by Thomas, its c' kept in v and its solution X_k in rhs at s_k
 // (rows no chunk uses).
 struct TridiagonalSeparatorSolve {
-    const double* lower;
-    const double* diag;
-    const double* upper;
-    double* rhs;
+    TridiagonalSystems systems;
     double* v;
     const double* w;
     TridiagonalPartition partition;
-    int matrix_stride;
     __host__ __device__ void operator()(int system) const {
         const int m = partition.m;
-        const double* a = lower + system * matrix_stride;
-        const double* b = diag + system * matrix_stride;
-        const double* c = upper + system * matrix_stride;
-        double* d = rhs + system * m;
+        const auto [a, b, c, d] = systems.system(system);
         double* vs = v + system * m;
         const double* ws = w + system * m;
         int previous = -1;  // the separator before s, whose c' and X' the elimination carries
