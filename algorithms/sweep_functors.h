@@ -276,7 +276,8 @@ struct NeighbourExpectations {
     }
 };
 
-// One step at grid point i: the fused pass over the K stored layers and their rules' nodes, then z^n and y^n.
+// One step at grid point i (or at two neighbouring points per call, points_per_call): the fused pass over the
+// K stored layers and their rules' nodes, then z^n and y^n.
 //   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
 // with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
