@@ -384,7 +384,8 @@ private:
         }
         if (!lanes.stores()) return;  // the sums were the lanes' shared work; Picard is the storing lane's
         solve_point(first, sums[0], z[0]);
-        if (P == 2 && second != first) solve_point(second, sums[P - 1], z[P - 1]);
+        if constexpr (P == 2)
+            if (second != first) solve_point(second, sums[1], z[1]);
     }
 
     // y^n at grid point i by Picard from its sums and z^n; stores y, z and the point's status.
