@@ -13,6 +13,10 @@
 #   ompfit   bsde bench on omp, ex2 K = 6, N = 256, 512, 768, the 1D fit by Thomas and by the inverse band
 #   ompcompare  bsde bench on omp, ex2 K = 6, N = 256 and 512 (medians of 5 and 3), for build/bin/bsde and the binary
 #            $OMP_BASELINE (another commit's, built without CUDA is enough) in turn, twice; serial N = 256 once
+#   omppin   bsde bench on omp, ex2 K = 6, N = 256 and 512, threads left to the OS and pinned
+#            (OMP_PROC_BIND=close OMP_PLACES=cores) in turn, twice; serial N = 256 once
+#   hostceiling  the host's own scaling of perfectly parallel FP64 work, 1 thread against all
+#            (build/bin/host_scaling, from scripts/host_scaling.cpp), with steps as long as ex2 K = 6, N = 256's
 # usage: scripts/device_issue7.sh STAGE...
 set -uo pipefail
 out=${OUT:-out}
@@ -77,6 +81,26 @@ for stage in "$@"; do
         done
       } > "$out/ompcompare.txt" 2>&1
       echo "== ompcompare"; grep -E "^ *ex2|^round" "$out/ompcompare.txt" ;;
+    omppin)
+      {
+        "$bsde" bench --backends serial --repeats 3 --cases ex2-k6-n256
+        for round in 1 2; do
+          for binding in unset close; do
+            echo "round $round: OMP_PROC_BIND $binding"
+            if [ $binding = unset ]; then run=(env -u OMP_PROC_BIND -u OMP_PLACES); else run=(env OMP_PROC_BIND=close OMP_PLACES=cores); fi
+            "${run[@]}" "$bsde" bench --backends omp --repeats 5 --cases ex2-k6-n256
+            "${run[@]}" "$bsde" bench --backends omp --repeats 3 --cases ex2-k6-n512
+          done
+        done
+      } > "$out/omppin.txt" 2>&1
+      echo "== omppin"; grep -E "^ *ex2|^round" "$out/omppin.txt" ;;
+    hostceiling)
+      { for run in 1 2; do
+          build/bin/host_scaling 8192 100 512
+          build/bin/host_scaling 8192 300 64
+        done
+      } > "$out/hostceiling.txt" 2>&1
+      echo "== hostceiling"; cat "$out/hostceiling.txt" ;;
     kernels)
       scripts/kernels_once.sh > "$out/kernels.txt" 2>&1
       echo "== kernels (exit $?)"; cat "$out/kernels.txt" ;;
