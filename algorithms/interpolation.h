@@ -4,7 +4,7 @@
 //   Evaluator: Stencil locate(point) (clamped to the domain; stencil.point is the clamped point),
 //              Shift shift(dW) (what an increment along one axis does on the grid, grid_nodes.h),
 //              Stencil at(site, axis nodes...) (the grid point `site` moved by one AxisNode per axis: the
-//              shifts' weights where the cell exists, else locate) and
+//              shifts' weights where the cell exists, else the point clamped to the grid as by locate) and
 //              double operator()(values, data, stencil) for one function; optionally (1D) the pair form
 //              pair_inside(site, node), pair(values, data, site, node): the points site and site + 1 at once.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h) and the cubic Hermite with fourth-order
@@ -49,9 +49,14 @@ struct CellCubicEvaluator {
         const CellShift s = cell_shift(dW, grid.dx);
         return {Cubic::weights(s.t, grid.dx), s.cells};
     }
+    // A grid point moved past an end of the grid is clamped to that end (as locate() clamps), where the cubic is
+    // the end value: the stencil of cell 0 at t = 0 or of cell M - 1 at t = 1, whose weights are (1, 0, 0, 0) and
+    // (0, 1, 0, 0) (a cell's cubic takes its two values at the cell's ends), without locating the point.
     __host__ __device__ Stencil at(const GridSite<1>& site, const AxisNode<Shift>& node) const {
-        const Stencil shifted{site.index[0] + node.shift.cells, node.shift.weights, site.w + node.dW};
-        return shifted_cell_inside(site.index[0], node.shift.cells, grid.M) ? shifted : locate(shifted.point);
+        const int cell = site.index[0] + node.shift.cells;
+        if (cell >= 0 && cell < grid.M) return {cell, node.shift.weights, site.w + node.dW};
+        if (cell < 0) return {0, {1.0, 0.0, 0.0, 0.0}, grid.x_min};
+        return {grid.M - 1, {0.0, 1.0, 0.0, 0.0}, grid.x_min + grid.M * grid.dx};
     }
     __host__ __device__ double operator()(const double* values, const double* data, const Stencil& s) const {
         return CellCubicColumn{values, data}(s.cell, s.weights);

@@ -244,11 +244,11 @@ struct has_pair_form : std::false_type {};
 template <class Evaluator>
 struct has_pair_form<Evaluator, std::void_t<decltype(&Evaluator::pair_inside)>> : std::true_type {};
 
-// The sums of LayerExpectations for two grid points of a 1D grid in one sink, `first` and `second`: where they are
-// neighbours (second = first + 1) and a node moves both into cells of the grid, the evaluator's pair form
-// interpolates each function at both from the three entries of cells c and c + 1 (the same weights), loaded once,
-// instead of four entries for each point; elsewhere (a node past the grid's edge, or the grid's last point paired
-// with itself) each point by itself. The same sums as two LayerExpectations, operation for operation.
+// The sums of LayerExpectations for two neighbouring grid points of a 1D grid in one sink, `first` and `second` =
+// first + 1: where a node moves both into cells of the grid, the evaluator's pair form interpolates each function at
+// both from the three entries of cells c and c + 1 (the same weights), loaded once, instead of four entries for each
+// point; elsewhere (a node past the grid's edge) each point by itself. The same sums as two LayerExpectations,
+// operation for operation.
 template <class Problem, class Evaluator>
 struct NeighbourExpectations {
     static constexpr int dimension = 1;
@@ -256,14 +256,13 @@ struct NeighbourExpectations {
     static constexpr bool stages_rows = false;
     using Node = AxisNode<typename Evaluator::Shift>;
     LayerExpectations<Problem, Evaluator> first, second;
-    bool neighbours;
 
     __host__ __device__ void add(double dW, double omega) {
         first.add(dW, omega);
         second.add(dW, omega);
     }
     __host__ __device__ void add_node(const Node& node) {
-        if (neighbours && first.evaluate.pair_inside(first.site, node)) {
+        if (first.evaluate.pair_inside(first.site, node)) {
             const LayerView& layer = first.layer;
             const auto y = first.evaluate.pair(layer.values(0), layer.data(0), first.site, node);
             const auto z = first.evaluate.pair(layer.values(1), layer.data(1), first.site, node);
@@ -303,9 +302,9 @@ struct MultistepPointUpdate {
     int picard_iterations;
     double picard_tolerance;
     StepStatus* point_status;  // grid point i's at i
-    // Grid points per call g: 2 (where pairs_possible) takes the neighbours i = 2 g and 2 g + 1 (the last point, M,
-    // with itself when M + 1 is odd; NeighbourExpectations), so that a node's loads and the shared entries of the
-    // two stencils serve both, with half the calls; 1 takes i = g.
+    // Grid points per call g: 2 (where pairs_possible) takes the neighbours i = 2 g and 2 g + 1 (NeighbourExpectations;
+    // when M + 1 is odd, the last call takes M - 1 and M and stores M only), so that a node's loads and the shared
+    // entries of the two stencils serve both, with half the calls; 1 takes i = g.
     int points_per_call;
 
     // What a point takes from the stored layers.
@@ -328,12 +327,12 @@ struct MultistepPointUpdate {
     __host__ __device__ void operator()(int g, const Lanes& lanes) const {
         if constexpr (pairs_possible) {
             if (points_per_call == 2) {
-                const int first = 2 * g;
-                update<2>(first, first < grid.M ? first + 1 : first, lanes);
+                const int first = 2 * g < grid.M ? 2 * g : grid.M - 1;
+                update<2>(first, lanes, first == 2 * g);
                 return;
             }
         }
-        update<1>(g, g, lanes);
+        update<1>(g, lanes);
     }
 
 private:
@@ -352,10 +351,10 @@ private:
         c.smooth_rule(j, sink, lanes);
     }
 
-    // The points first and (P = 2) second: every lane sums its nodes of every layer, the lanes add up; then the
-    // storing lane solves and stores each point (second only where it differs from first).
+    // The points first and (P = 2) first + 1: every lane sums its nodes of every layer, the lanes add up; then the
+    // storing lane solves and stores each point (first only where store_first: the call before stored it).
     template <int P, class Lanes>
-    __host__ __device__ void update(int first, int second, const Lanes& lanes) const {
+    __host__ __device__ void update(int first, const Lanes& lanes, bool store_first = true) const {
         const int K = c.ky > c.kz ? c.ky : c.kz;
         PointSums sums[P];
         for (int j = K; j >= 1; --j) {
@@ -368,7 +367,7 @@ private:
                 sums[0].add_layer(j, e, c);
             } else {
                 NeighbourExpectations<Problem, Evaluator> pair{
-                    e, LayerExpectations<Problem, Evaluator>{evaluate, layer, grid.site(second), driver}, second == first + 1};
+                    e, LayerExpectations<Problem, Evaluator>{evaluate, layer, grid.site(first + 1), driver}};
                 apply_rule(j, e.site.w, pair, lanes);
                 sums[0].add_layer(j, pair.first, c);
                 sums[1].add_layer(j, pair.second, c);
@@ -383,9 +382,8 @@ private:
                     (lanes.sum(component(sums[p].expected_z1, k)) + lanes.sum(component(sums[p].z_sum, k))) / c.gamma_z[0];
         }
         if (!lanes.stores()) return;  // the sums were the lanes' shared work; Picard is the storing lane's
-        solve_point(first, sums[0], z[0]);
-        if constexpr (P == 2)
-            if (second != first) solve_point(second, sums[1], z[1]);
+        if (store_first) solve_point(first, sums[0], z[0]);
+        if constexpr (P == 2) solve_point(first + 1, sums[1], z[1]);
     }
 
     // y^n at grid point i by Picard from its sums and z^n; stores y, z and the point's status.
