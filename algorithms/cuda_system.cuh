@@ -96,18 +96,28 @@ struct BlockLanes {
     }
 };
 
+// Where all blocks of a launch run at once (one wave), their points are taken from both ends of the range inwards:
+// block b takes the (b / 2)-th block of points from the front (b even) or from the back (b odd). The GPU starts the
+// blocks in the order of their index (1.6 us from the first to the last of the 257 blocks of ex2's pass at K = 6,
+// N = 1024 on an H100), and the points at the ends of a 1D grid carry the most work (their nodes move past the grid's
+// ends), so the ends start first. With more blocks than a wave, the blocks keep their order, so that the blocks
+// running at once read neighbouring data (the 2D pass, in that order 3-4 % faster; docs/performance.md, entry 20).
+__device__ inline int block_from_the_ends(int b, int blocks) { return b % 2 == 0 ? b / 2 : blocks - 1 - b / 2; }
+
 // body(i, BlockLanes<G>) for the grid points i = 0..count-1, registers capped so that blocks_per_sm blocks
 // fit on an SM (3: 80 registers, 2: 128; the caller's choice, docs/performance.md). Each block first lets the
 // next work on the stream start, where that work was launched to overlap this one (awaits_previous_work, lanes.h:
-// it waits for this kernel's end before it reads what this kernel writes).
+// it waits for this kernel's end before it reads what this kernel writes). ends_first: block_from_the_ends.
 template <int G, int blocks_per_sm, class Body>
-__global__ void __launch_bounds__(group_block_threads, blocks_per_sm) for_each_group_kernel(int count, Body body) {
+__global__ void __launch_bounds__(group_block_threads, blocks_per_sm)
+    for_each_group_kernel(int count, bool ends_first, Body body) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;");
 #endif
     __shared__ double partial[group_block_threads];
     extern __shared__ double staged[];
-    const int first = blockIdx.x * BlockLanes<G>::points, i = first + threadIdx.x % BlockLanes<G>::points;
+    const int block = ends_first ? block_from_the_ends(blockIdx.x, gridDim.x) : blockIdx.x;
+    const int first = block * BlockLanes<G>::points, i = first + threadIdx.x % BlockLanes<G>::points;
     const int last = first + BlockLanes<G>::points < count ? first + BlockLanes<G>::points - 1 : count - 1;
     body(i < count ? i : count - 1, BlockLanes<G>{partial, staged, first, last, i < count});
 }
@@ -217,6 +227,7 @@ private:
         constexpr int points_per_block = BlockLanes<lanes_per_point>::points;
         const unsigned blocks = static_cast<unsigned>((count + points_per_block - 1) / points_per_block);
         const auto kernel = for_each_group_kernel<lanes_per_point, blocks_per_sm, Body>;
+        const bool one_wave = blocks <= static_cast<unsigned>(blocks_per_sm * multiprocessors_);
         if (stage_bytes > default_stage_bytes)  // beyond the default, a kernel must ask for it
             BSDE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  static_cast<int>(stage_bytes)));
@@ -232,9 +243,9 @@ private:
             config.stream = stream_;
             config.attrs = &overlap;
             config.numAttrs = 1;
-            BSDE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, count, body));
+            BSDE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, count, one_wave, body));
         } else {
-            kernel<<<blocks, group_block_threads, stage_bytes, stream_>>>(count, body);
+            kernel<<<blocks, group_block_threads, stage_bytes, stream_>>>(count, one_wave, body);
             BSDE_CUDA_CHECK(cudaGetLastError());
         }
     }
