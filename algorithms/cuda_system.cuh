@@ -75,7 +75,7 @@ struct BlockLanes {
         __syncthreads();
 #endif
     }
-    __host__ __device__ bool stores() const { return in_range && lane() == 0; }
+    __host__ __device__ bool stores(int point = 0) const { return in_range && lane() == point % G; }
     __host__ __device__ void wait_for_previous_work() const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
         asm volatile("griddepcontrol.wait;" ::: "memory");  // a no-op where the launch was not programmatic

@@ -281,8 +281,9 @@ struct NeighbourExpectations {
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
 // with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
 // With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums;
-// then one lane computes z^n and y^n and stores them with the point's status (y and z finite? Picard's last
-// change and iterations), which the sweep reduces over the grid later (BackwardSweep::reduce_statuses).
+// then one lane per point (lanes.stores) computes z^n and y^n and stores them with the point's status (y and z
+// finite? Picard's last change and iterations), which the sweep reduces over the grid later
+// (BackwardSweep::reduce_statuses).
 // The layers are read from the oldest, n+K, to the newest, n+1, whose interpolation data the work just before
 // (the fit of layer n+1) writes: the pass waits for it only there (lanes.h, wait_for_previous_work), so that on
 // the GPU its reads of the older layers overlap the end of that fit.
@@ -351,8 +352,9 @@ private:
         c.smooth_rule(j, sink, lanes);
     }
 
-    // The points first and (P = 2) first + 1: every lane sums its nodes of every layer, the lanes add up; then the
-    // storing lane solves and stores each point (first only where store_first: the call before stored it).
+    // The points first and (P = 2) first + 1: every lane sums its nodes of every layer, the lanes add up; then each
+    // point's storing lane solves and stores it (first only where store_first: the call before stored it); with
+    // lanes, the two points' Picard iterations run on two lanes at once.
     template <int P, class Lanes>
     __host__ __device__ void update(int first, const Lanes& lanes, bool store_first = true) const {
         const int K = c.ky > c.kz ? c.ky : c.kz;
@@ -381,9 +383,9 @@ private:
                 component(z[p], k) =
                     (lanes.sum(component(sums[p].expected_z1, k)) + lanes.sum(component(sums[p].z_sum, k))) / c.gamma_z[0];
         }
-        if (!lanes.stores()) return;  // the sums were the lanes' shared work; Picard is the storing lane's
-        if (store_first) solve_point(first, sums[0], z[0]);
-        if constexpr (P == 2) solve_point(first + 1, sums[1], z[1]);
+        if (store_first && lanes.stores(0)) solve_point(first, sums[0], z[0]);
+        if constexpr (P == 2)
+            if (lanes.stores(1)) solve_point(first + 1, sums[1], z[1]);
     }
 
     // y^n at grid point i by Picard from its sums and z^n; stores y, z and the point's status.

@@ -108,7 +108,7 @@ struct SequentialBlock {
     static constexpr int threads() { return 1; }
     void sync() const {}
     double sum(double x) const { return x; }
-    bool stores() const { return true; }
+    bool stores(int = 0) const { return true; }
 };
 
 // A driver that reads every argument, so that the staged point (the moved w, clamped) is checked too.
