@@ -16,7 +16,8 @@
 #   omppin   bsde bench on omp, ex2 K = 6, N = 256 and 512, threads left to the OS and pinned
 #            (OMP_PROC_BIND=close OMP_PLACES=cores) in turn, twice; serial N = 256 once
 #   hostceiling  the host's own scaling of perfectly parallel FP64 work, 1 thread against all
-#            (build/bin/host_scaling, from scripts/host_scaling.cpp), with steps as long as ex2 K = 6, N = 256's
+#            (build/bin/host_scaling, from scripts/host_scaling.cpp), steps of about 45 and 6 ms on one thread
+#            (ex2 K = 6, N = 256: about 20 ms)
 # usage: scripts/device_issue7.sh STAGE...
 set -uo pipefail
 out=${OUT:-out}
