@@ -227,7 +227,7 @@ private:
         constexpr int points_per_block = BlockLanes<lanes_per_point>::points;
         const unsigned blocks = static_cast<unsigned>((count + points_per_block - 1) / points_per_block);
         const auto kernel = for_each_group_kernel<lanes_per_point, blocks_per_sm, Body>;
-        const bool one_wave = blocks <= static_cast<unsigned>(blocks_per_sm * multiprocessors_);
+        const bool one_wave = 1LL * blocks * group_block_threads <= threads_at_once(blocks_per_sm);
         if (stage_bytes > default_stage_bytes)  // beyond the default, a kernel must ask for it
             BSDE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  static_cast<int>(stage_bytes)));

@@ -53,9 +53,9 @@ struct CellCubicEvaluator {
     // the end value: the stencil of cell 0 at t = 0 or of cell M - 1 at t = 1, whose weights are (1, 0, 0, 0) and
     // (0, 1, 0, 0) (a cell's cubic takes its two values at the cell's ends), without locating the point.
     __host__ __device__ Stencil at(const GridSite<1>& site, const AxisNode<Shift>& node) const {
-        const int cell = site.index[0] + node.shift.cells;
-        if (cell >= 0 && cell < grid.M) return {cell, node.shift.weights, site.w + node.dW};
-        if (cell < 0) return {0, {1.0, 0.0, 0.0, 0.0}, grid.x_min};
+        if (shifted_cell_inside(site.index[0], node.shift.cells, grid.M))
+            return {site.index[0] + node.shift.cells, node.shift.weights, site.w + node.dW};
+        if (node.shift.cells < 0) return {0, {1.0, 0.0, 0.0, 0.0}, grid.x_min};
         return {grid.M - 1, {0.0, 1.0, 0.0, 0.0}, grid.x_min + grid.M * grid.dx};
     }
     __host__ __device__ double operator()(const double* values, const double* data, const Stencil& s) const {
