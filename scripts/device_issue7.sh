@@ -8,7 +8,8 @@
 #   big      ex5, K = 6, N = 128 on cuda (target under 8 s)
 #   compare  bsde bench on cuda, the default cases and ex2 K = 6, N = 512 and 768, for build/bin/bsde and every binary
 #            in variants/ (built here from other commits or with one change, to compare in one call)
-#   kernels  the duration of each kernel of one step (scripts/kernels_once.sh, Nsight Compute)
+#   kernels  the duration of each kernel of a few steps of ex2 K = 6, N = 1024 and of ex5 K = 6, N = 64
+#            (scripts/kernels_once.sh, Nsight Compute)
 #   ompscale bsde bench on serial and omp, ex2 K = 6, N = 256 (medians of 3: omp's scaling over serial)
 #   ompfit   bsde bench on omp, ex2 K = 6, N = 256, 512, 768, the 1D fit by Thomas and by the inverse band
 #   ompcompare  bsde bench on omp, ex2 K = 6, N = 256 and 512 (medians of 5 and 3), for build/bin/bsde and the binary
@@ -104,7 +105,10 @@ for stage in "$@"; do
       echo "== hostceiling"; cat "$out/hostceiling.txt" ;;
     kernels)
       scripts/kernels_once.sh > "$out/kernels.txt" 2>&1
-      echo "== kernels (exit $?)"; cat "$out/kernels.txt" ;;
+      echo "== kernels ex2 (exit $?)"; cat "$out/kernels.txt"
+      KERNELS_CASE="--problem ex5 --K 6 --N 64" KERNELS_SKIP=1000 KERNELS_COUNT=60 scripts/kernels_once.sh \
+        > "$out/kernels_ex5.txt" 2>&1
+      echo "== kernels ex5 (exit $?)"; cat "$out/kernels_ex5.txt" ;;
     *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac
 done
