@@ -245,16 +245,13 @@ private:
                                                        CellGaussLegendreExpectation{space_.dx()},
                                                        kink_line_rule,
                                                        has_terminal_kink<Problem>::value ? terminal : -1};
-        using Update = MultistepPointUpdate<Problem, Evaluator>;
         const int pass_start = phase_mark();
-        const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
-        StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
-        const int per_call = points_per_call<Update>();
-        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm, LaneRule::one_wave>(
-            (order.visits() + per_call - 1) / per_call,
-            VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                                  s_.picard_iterations, s_.picard_tolerance, point_status, per_call}},
-            2 * stage_.buffer);
+        // the steps that read the kinked terminal layer by a kernel of their own (MultistepPointUpdate)
+        constexpr bool kinked = has_terminal_kink<Problem>::value;
+        if (coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer)
+            pass<MultistepPointUpdate<Problem, Evaluator, kinked>>(ring, n, coefficients, dt, t_n);
+        else
+            pass<MultistepPointUpdate<Problem, Evaluator>>(ring, n, coefficients, dt, t_n);
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         if (stage_.stride > 0)
             for (int j = 1; j <= std::max(ky, kz); ++j)
@@ -270,6 +267,19 @@ private:
         const int fit_start = phase_mark();
         fit(ring.layer(n));
         phase_span(&SweepPhaseSeconds::fit, fit_start);
+    }
+
+    // The fused pass of layer n: Update (MultistepPointUpdate) at every grid point, in the points' order of the pass.
+    template <class Update>
+    void pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt, double t_n) {
+        const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
+        StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
+        const int per_call = points_per_call<Update>();
+        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm, LaneRule::one_wave>(
+            (order.visits() + per_call - 1) / per_call,
+            VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
+                                                  s_.picard_iterations, s_.picard_tolerance, point_status, per_call}},
+            2 * stage_.buffer);
     }
 
     // Whether the 2D pass runs by sum factorisation (expectation_rules.h, GaussHermiteOnGrid): where the
@@ -510,9 +520,11 @@ private:
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
     // registers) with two evaluations in flight per thread (a pair's, or two nodes' of a single point: the node
     // loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->
-    // 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when unrolled); in 2D 3
-    // blocks (80 registers; docs/performance.md).
-    static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 3;
+    // 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when unrolled); in 2D 4
+    // blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100 ex5 K = 6, N = 64
+    // 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers), 0.506 s with 2
+    // (docs/performance.md, entry 21).
+    static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;
 

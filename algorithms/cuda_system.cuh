@@ -105,7 +105,7 @@ struct BlockLanes {
 __device__ inline int block_from_the_ends(int b, int blocks) { return b % 2 == 0 ? b / 2 : blocks - 1 - b / 2; }
 
 // body(i, BlockLanes<G>) for the grid points i = 0..count-1, registers capped so that blocks_per_sm blocks
-// fit on an SM (3: 80 registers, 2: 128; the caller's choice, docs/performance.md). Each block first lets the
+// fit on an SM (4: 64 registers, 3: 80, 2: 128; the caller's choice, docs/performance.md). Each block first lets the
 // next work on the stream start, where that work was launched to overlap this one (awaits_previous_work, lanes.h:
 // it waits for this kernel's end before it reads what this kernel writes). ends_first: block_from_the_ends.
 template <int G, int blocks_per_sm, class Body>

@@ -287,7 +287,10 @@ struct NeighbourExpectations {
 // The layers are read from the oldest, n+K, to the newest, n+1, whose interpolation data the work just before
 // (the fit of layer n+1) writes: the pass waits for it only there (lanes.h, wait_for_previous_work), so that on
 // the GPU its reads of the older layers overlap the end of that fit.
-template <class Problem, class Evaluator>
+// reads_kinked_layer: whether the step reads the kinked terminal layer (c.kinked_layer), with its own rule; the
+// steps that do not are compiled without that rule, so that its registers do not weigh on their kernel (on cuda
+// each is a kernel of its own; docs/performance.md, entry 21).
+template <class Problem, class Evaluator, bool reads_kinked_layer = false>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
     static constexpr bool awaits_previous_work = true;
@@ -340,7 +343,7 @@ private:
     // The rule of layer n + j (the kinked terminal layer's where it is read, else the smooth one) into sink.
     template <class Sink, class Lanes>
     __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes) const {
-        if constexpr (has_terminal_kink<Problem>::value) {
+        if constexpr (reads_kinked_layer) {
             if (n + j == c.kinked_layer) {
                 if constexpr (d == 1)
                     c.kinked_rule(j * dt, sink, lanes);
