@@ -246,7 +246,7 @@ private:
                                                        kink_line_rule,
                                                        has_terminal_kink<Problem>::value ? terminal : -1};
         const int pass_start = phase_mark();
-        // the steps that read the kinked terminal layer by a kernel of their own (MultistepPointUpdate)
+        // the steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
         constexpr bool kinked = has_terminal_kink<Problem>::value;
         if (coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer)
             pass<MultistepPointUpdate<Problem, Evaluator, kinked>>(ring, n, coefficients, dt, t_n);
