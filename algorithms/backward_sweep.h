@@ -496,21 +496,43 @@ private:
                fitter_.storage_bytes();
     }
 
-    // Grid points per call of the fused pass (MultistepPointUpdate::points_per_call): two neighbours where the
-    // update can take them and the pairs' calls, with the most lanes, still fill the threads the context runs at
-    // once (on cuda a wave of the pass; on the host its threads), else one, so that a small grid keeps its threads.
-    // A pair shares a node's loads and three of the four entries of each function's stencils: on an H200 ex2 K = 6
-    // ran 4 % faster at N = 768 and 1024, unchanged at N = 512; K = 3, N = 256 (8193 points, half a wave of pairs)
-    // 36 % slower with pairs; on one core of the development machine ex2 K = 6, N = 192 ran 12 % faster
-    // (docs/performance.md, entry 19).
+    // Grid points per call of the fused pass (MultistepPointUpdate::points_per_call), where the update can take
+    // several (1D with an evaluator of the run form): the settings' choice (SchemeSettings::points_per_call), else
+    // the P = 1, 2 or 3 whose calls, ceil((M + 1) / P), each with the most lanes that fit (a power of two up to
+    // lanes_per_point on cuda, one on the host, lanes.h), make the most threads within the threads the context runs
+    // at once (on cuda a wave of the pass, on the host its threads); a P within 1/16 of the most counts as equal, and
+    // of equals the largest P is taken, since P points share a node's loads (2 P + 2 entries of each function's
+    // arrays for P points, against 4 for each) and no second wave is started; where no P fits, pairs. On an H100, ex2
+    // K = 6, every P and lanes forced (docs/performance.md, entry 23): N = 1024 (32769 points) pairs with 4 lanes
+    // (65540 threads, 0.0492 s; single points with 2 lanes 0.0536 s, threes with 4 lanes 0.0641 s); N = 768 threes
+    // with 8 lanes (65544 threads) 0.0320 s against pairs with 4 (49156) 0.0374 s; N = 640 threes with 8 (54616)
+    // 0.0269 s against pairs with 4 (40964) 0.0312 s and with 8 (81928, two waves) 0.0332 s; N = 512 pairs with 8
+    // 0.0166 s against single points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8
+    // 0.0085 s. On the host the threads are few, so it is pairs unless a grid has no more points than threads.
     template <class Update>
     int points_per_call() const {
-        if constexpr (Update::pairs_possible)
-            if ((points_ + 1LL) / 2 * lanes_per_point >= context_.threads_at_once(pass_blocks_per_sm)) return 2;
-        return 1;
+        if constexpr (!Update::runs_possible) {
+            return 1;
+        } else {
+            if (s_.points_per_call > 0) return s_.points_per_call;
+            constexpr int most_lanes = Context::runs_on_gpu ? lanes_per_point : 1;
+            const long long at_once = context_.threads_at_once(pass_blocks_per_sm);
+            long long most_threads = 0;
+            int chosen = 2;
+            for (int P = 1; P <= max_points_per_call; ++P) {
+                const long long calls = (points_ + P - 1LL) / P;
+                int lanes = most_lanes;
+                while (lanes > 1 && calls * lanes > at_once) lanes /= 2;
+                const long long threads = calls * lanes;
+                if (threads > at_once) continue;
+                if (16 * threads >= 15 * most_threads) chosen = P;
+                most_threads = std::max(most_threads, threads);
+            }
+            return chosen;
+        }
     }
 
-    // Most threads per call (a grid point or a pair, points_per_call) in the fused pass on cuda (lanes.h; the
+    // Most threads per call (a grid point or a run of them, points_per_call) in the fused pass on cuda (lanes.h; the
     // context takes the most that fit in one wave of the device, LaneRule::one_wave). In 1D the grid alone
     // (M + 1 = 32769 points for ex2 at N = 1024) gives an H200's 132 SMs only 8 warps each, too few to hide the
     // latency of the K L dependent node evaluations per point; with G lanes each lane takes K L / G of them (on an
@@ -518,8 +540,8 @@ private:
     // the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
-    // registers) with two evaluations in flight per thread (a pair's, or two nodes' of a single point: the node
-    // loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->
+    // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single
+    // point: the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->
     // 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when unrolled); in 2D 4
     // blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100 ex5 K = 6, N = 64
     // 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers), 0.506 s with 2

@@ -107,15 +107,24 @@ struct CellCubicColumn {
     __host__ __device__ double operator()(int cell, const CellWeights& w) const {
         return w.v0 * values[cell] + w.v1 * values[cell + 1] + w.d0 * data[cell] + w.d1 * data[cell + 1];
     }
-    // The cells `cell` and `cell + 1` at the same local coordinate (one set of weights) from the three entries
-    // cell..cell + 2 of values and data, each loaded once; each sum as operator() forms it.
-    struct Pair {
-        double first, second;
+    // The P cells cell .. cell + P - 1 at the same local coordinate (one set of weights) from the P + 1 entries
+    // cell .. cell + P of values and data, each loaded once; each sum as operator() forms it.
+    template <int P>
+    struct Run {
+        double at[P];
     };
-    __host__ __device__ Pair pair(int cell, const CellWeights& w) const {
-        const double v0 = values[cell], v1 = values[cell + 1], v2 = values[cell + 2];
-        const double d0 = data[cell], d1 = data[cell + 1], d2 = data[cell + 2];
-        return {w.v0 * v0 + w.v1 * v1 + w.d0 * d0 + w.d1 * d1, w.v0 * v1 + w.v1 * v2 + w.d0 * d1 + w.d1 * d2};
+    template <int P>
+    __host__ __device__ Run<P> run(int cell, const CellWeights& w) const {
+        double v[P + 1], d[P + 1];
+        BSDE_DEVICE_UNROLL(P + 1)
+        for (int k = 0; k <= P; ++k) {
+            v[k] = values[cell + k];
+            d[k] = data[cell + k];
+        }
+        Run<P> r;
+        BSDE_DEVICE_UNROLL(P)
+        for (int p = 0; p < P; ++p) r.at[p] = w.v0 * v[p] + w.v1 * v[p + 1] + w.d0 * d[p] + w.d1 * d[p + 1];
+        return r;
     }
 };
 

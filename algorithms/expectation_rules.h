@@ -83,11 +83,11 @@ struct GaussHermiteOnGrid {
         if constexpr (Sink::dimension == 1) {
             // Each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
             // are issued (on the GPU a dependent cache round trip less per node: on an H200 ex2 K = 6 ran 1-2 %
-            // faster, K = 3, N = 256 4 %), and the loop is unrolled by the sink's points (two for one point, one
-            // for a pair), so that a GPU thread has two evaluations' loads and exp in flight
+            // faster, K = 3, N = 256 4 %), and the loop of a single point is unrolled by two (one node at a time for
+            // several points), so that a GPU thread has at least two evaluations' loads and exp in flight
             // (BackwardSweep::pass_blocks_per_sm; docs/performance.md, entry 14).
             int next_cells = row[lanes.lane() < L ? lanes.lane() : L - 1].shift.cells;
-            BSDE_DEVICE_UNROLL((2 / Sink::points))
+            BSDE_DEVICE_UNROLL((Sink::points == 1 ? 2 : 1))
             for (int l = lanes.lane(); l < L; l += Lanes::size) {
                 AxisNode<Shift> node = row[l];
                 node.shift.cells = next_cells;

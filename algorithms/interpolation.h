@@ -5,8 +5,8 @@
 //              Shift shift(dW) (what an increment along one axis does on the grid, grid_nodes.h),
 //              Stencil at(site, axis nodes...) (the grid point `site` moved by one AxisNode per axis: the
 //              shifts' weights where the cell exists, else the point clamped to the grid as by locate) and
-//              double operator()(values, data, stencil) for one function; optionally (1D) the pair form
-//              pair_inside(site, node), pair(values, data, site, node): the points site and site + 1 at once.
+//              double operator()(values, data, stencil) for one function; optionally (1D) the run form
+//              run_inside(site, node, P), run<P>(values, data, site, node): the points site .. site + P - 1 at once.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h) and the cubic Hermite with fourth-order
 // slopes (cubic_hermite.h). 2D: tensor-product spline and the paper's bicubic (tensor_spline.h, bicubic.h).
 // Both splines take their moments from SplineFitter, by the settings' spline_solve (tridiagonal solve or
@@ -61,15 +61,16 @@ struct CellCubicEvaluator {
     __host__ __device__ double operator()(const double* values, const double* data, const Stencil& s) const {
         return CellCubicColumn{values, data}(s.cell, s.weights);
     }
-    // The pair form (NeighbourExpectations, sweep_functors.h): whether the grid points site and site + 1 moved by
-    // the node both land in cells of the grid, and then one function at both from the cells c and c + 1 (c the
-    // first point's, the node's weights).
-    __host__ __device__ bool pair_inside(const GridSite<1>& site, const AxisNode<Shift>& node) const {
-        return shifted_cell_inside(site.index[0], node.shift.cells, grid.M - 1);
+    // The run form (NeighbourExpectations, sweep_functors.h): whether the P grid points site .. site + P - 1 moved
+    // by the node all land in cells of the grid, and then one function at all of them from the cells c .. c + P - 1
+    // (c the first point's, the node's weights).
+    __host__ __device__ bool run_inside(const GridSite<1>& site, const AxisNode<Shift>& node, int P) const {
+        return shifted_cell_inside(site.index[0], node.shift.cells, grid.M - (P - 1));
     }
-    __host__ __device__ CellCubicColumn::Pair pair(const double* values, const double* data, const GridSite<1>& site,
-                                                   const AxisNode<Shift>& node) const {
-        return CellCubicColumn{values, data}.pair(site.index[0] + node.shift.cells, node.shift.weights);
+    template <int P>
+    __host__ __device__ CellCubicColumn::Run<P> run(const double* values, const double* data, const GridSite<1>& site,
+                                                    const AxisNode<Shift>& node) const {
+        return CellCubicColumn{values, data}.run<P>(site.index[0] + node.shift.cells, node.shift.weights);
     }
 };
 

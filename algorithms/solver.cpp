@@ -72,6 +72,9 @@ void validate(const SchemeSettings& s, int dimension) {
             "--picard-tol " + format_number(s.picard_tolerance) + ": must be a finite number >= 0");
     require(s.grid_order >= 0 && s.grid_order <= 8, "--grid-order " + std::to_string(s.grid_order) +
                                                         ": must be in [0, 8] (0 = the paper's rule)");
+    require(s.points_per_call >= 0 && s.points_per_call <= max_points_per_call,
+            "points_per_call " + std::to_string(s.points_per_call) + ": must be in [0, " +
+                std::to_string(max_points_per_call) + "] (0 = automatic)");
     require(s.startup_substeps >= 0,
             "--startup-substeps " + std::to_string(s.startup_substeps) + ": must be >= 0 (0 = automatic)");
     for (const auto& [name, value] : s.problem_parameters)

@@ -57,12 +57,19 @@ struct SchemeSettings {
     // Times the phases of every step (SolveResult::phase_seconds) by marks in the context's work (on cuda events
     // on the stream: nothing waits for them) (bsde bench).
     bool time_phases = false;
+    // Grid points per call of the 1D fused pass with the cubic interpolations (a tuning and verification setting,
+    // not on the command line): 0 = chosen to fill the device (BackwardSweep::points_per_call), else 1 to
+    // max_points_per_call. Every choice gives the same results, operation for operation; other passes take one.
+    int points_per_call = 0;
 
     int K() const { return Ky > Kz ? Ky : Kz; }
 };
 
 // The largest multistep order accepted (--K, --Ky, --Kz).
 constexpr int max_multistep_order = 32;
+
+// The most neighbouring grid points one call of the 1D fused pass takes (SchemeSettings::points_per_call).
+constexpr int max_points_per_call = 3;
 
 // Throws InputError naming the option for any setting outside its range, an interpolation that does not exist
 // in this dimension, and a space grid whose (M+1)^dimension points the sweep cannot index (32-bit indices).

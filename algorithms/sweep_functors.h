@@ -238,44 +238,61 @@ private:
     }
 };
 
-// Whether a 1D evaluator has the pair form (interpolation.h): two neighbouring grid points at once.
+// Whether a 1D evaluator has the run form (interpolation.h): neighbouring grid points at once.
 template <class Evaluator, class = void>
-struct has_pair_form : std::false_type {};
+struct has_run_form : std::false_type {};
 template <class Evaluator>
-struct has_pair_form<Evaluator, std::void_t<decltype(&Evaluator::pair_inside)>> : std::true_type {};
+struct has_run_form<Evaluator, std::void_t<decltype(&Evaluator::run_inside)>> : std::true_type {};
 
-// The sums of LayerExpectations for two neighbouring grid points of a 1D grid in one sink, `first` and `second` =
-// first + 1: where a node moves both into cells of the grid, the evaluator's pair form interpolates each function at
-// both from the three entries of cells c and c + 1 (the same weights), loaded once, instead of four entries for each
-// point; elsewhere (a node past the grid's edge) each point by itself. The same sums as two LayerExpectations,
-// operation for operation.
-template <class Problem, class Evaluator>
+// The sums of LayerExpectations for P neighbouring points of a 1D grid in one sink, at[p] for the grid point
+// first + p: where a node moves all of them into cells of the grid, the evaluator's run form interpolates each
+// function at all P from the P + 1 entries of cells c .. c + P - 1 (the same weights), loaded once, instead of four
+// entries for each point; elsewhere (a node past the grid's edge) each point by itself. The same sums as P
+// LayerExpectations, operation for operation.
+template <class Problem, class Evaluator, int P>
 struct NeighbourExpectations {
     static constexpr int dimension = 1;
-    static constexpr int points = 2;
+    static constexpr int points = P;
     static constexpr bool stages_rows = false;
     using Node = AxisNode<typename Evaluator::Shift>;
-    LayerExpectations<Problem, Evaluator> first, second;
+    using Layer = LayerExpectations<Problem, Evaluator>;
+    Layer at[P];
 
+    // The sinks of the points first .. first + P - 1 of `grid` for one layer.
+    __host__ __device__ static NeighbourExpectations of(const Evaluator& evaluate, const LayerView& layer,
+                                                        const GridPoints<1>& grid, int first,
+                                                        const DriverAtTime<Problem>& driver) {
+        return of(evaluate, layer, grid, first, driver, std::make_integer_sequence<int, P>{});
+    }
     __host__ __device__ void add(double dW, double omega) {
-        first.add(dW, omega);
-        second.add(dW, omega);
+        BSDE_DEVICE_UNROLL(P)
+        for (Layer& point : at) point.add(dW, omega);
     }
     __host__ __device__ void add_node(const Node& node) {
-        if (first.evaluate.pair_inside(first.site, node)) {
-            const LayerView& layer = first.layer;
-            const auto y = first.evaluate.pair(layer.values(0), layer.data(0), first.site, node);
-            const auto z = first.evaluate.pair(layer.values(1), layer.data(1), first.site, node);
-            first.accumulate_values(first.site.w + node.dW, y.first, z.first, node.dW, node.omega);
-            second.accumulate_values(second.site.w + node.dW, y.second, z.second, node.dW, node.omega);
+        const Layer& first = at[0];
+        if (first.evaluate.run_inside(first.site, node, P)) {
+            const auto y = first.evaluate.template run<P>(first.layer.values(0), first.layer.data(0), first.site, node);
+            const auto z = first.evaluate.template run<P>(first.layer.values(1), first.layer.data(1), first.site, node);
+            BSDE_DEVICE_UNROLL(P)
+            for (int p = 0; p < P; ++p)
+                at[p].accumulate_values(at[p].site.w + node.dW, y.at[p], z.at[p], node.dW, node.omega);
         } else {
-            first.add_node(node);
-            second.add_node(node);
+            BSDE_DEVICE_UNROLL(P)
+            for (Layer& point : at) point.add_node(node);
         }
+    }
+
+private:
+    template <int... p>
+    __host__ __device__ static NeighbourExpectations of(const Evaluator& evaluate, const LayerView& layer,
+                                                        const GridPoints<1>& grid, int first,
+                                                        const DriverAtTime<Problem>& driver,
+                                                        std::integer_sequence<int, p...>) {
+        return {{Layer{evaluate, layer, grid.site(first + p), driver}...}};
     }
 };
 
-// One step at grid point i (or at two neighbouring points per call, points_per_call): the fused pass over the
+// One step at grid point i (or at several neighbouring points per call, points_per_call): the fused pass over the
 // K stored layers and their rules' nodes, then z^n and y^n.
 //   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
@@ -294,8 +311,8 @@ template <class Problem, class Evaluator, bool reads_kinked_layer = false>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
     static constexpr bool awaits_previous_work = true;
-    // Whether a call may take two neighbouring grid points (1D with an evaluator of the pair form).
-    static constexpr bool pairs_possible = d == 1 && has_pair_form<Evaluator>::value;
+    // Whether a call may take several neighbouring grid points (1D with an evaluator of the run form).
+    static constexpr bool runs_possible = d == 1 && has_run_form<Evaluator>::value;
     Problem problem;
     Evaluator evaluate;
     LayerRingView ring;
@@ -306,9 +323,10 @@ struct MultistepPointUpdate {
     int picard_iterations;
     double picard_tolerance;
     StepStatus* point_status;  // grid point i's at i
-    // Grid points per call g: 2 (where pairs_possible) takes the neighbours i = 2 g and 2 g + 1 (NeighbourExpectations;
-    // when M + 1 is odd, the last call takes M - 1 and M and stores M only), so that a node's loads and the shared
-    // entries of the two stencils serve both, with half the calls; 1 takes i = g.
+    // Grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P g .. P g + P - 1
+    // (NeighbourExpectations; where M + 1 is no multiple of P, the last call takes the last P points and stores those
+    // the call before did not), so that a node's loads and the shared entries of the P stencils serve all of them,
+    // with 1/P of the calls; 1 takes i = g.
     int points_per_call;
 
     // What a point takes from the stored layers.
@@ -329,10 +347,13 @@ struct MultistepPointUpdate {
 
     template <class Lanes>
     __host__ __device__ void operator()(int g, const Lanes& lanes) const {
-        if constexpr (pairs_possible) {
+        if constexpr (runs_possible) {
+            if (points_per_call == 3) {
+                update_run<3>(g, lanes);
+                return;
+            }
             if (points_per_call == 2) {
-                const int first = 2 * g < grid.M ? 2 * g : grid.M - 1;
-                update<2>(first, lanes, first == 2 * g);
+                update_run<2>(g, lanes);
                 return;
             }
         }
@@ -355,30 +376,38 @@ private:
         c.smooth_rule(j, sink, lanes);
     }
 
-    // The points first and (P = 2) first + 1: every lane sums its nodes of every layer, the lanes add up; then each
-    // point's storing lane solves and stores it (first only where store_first: the call before stored it); with
-    // lanes, the two points' Picard iterations run on two lanes at once.
+    // Call g of P points per call: the points P g .. P g + P - 1, or at the grid's end the last P points, of which
+    // it stores those from P g on.
     template <int P, class Lanes>
-    __host__ __device__ void update(int first, const Lanes& lanes, bool store_first = true) const {
+    __host__ __device__ void update_run(int g, const Lanes& lanes) const {
+        const int first = P * g + P <= grid.M + 1 ? P * g : grid.M + 1 - P;
+        update<P>(first, lanes, P * g - first);
+    }
+
+    // The points first .. first + P - 1: every lane sums its nodes of every layer, the lanes add up; then each
+    // point's storing lane solves and stores it (from the point first + stored_from on: the call before stored
+    // the others); with lanes, the points' Picard iterations run on as many lanes at once.
+    template <int P, class Lanes>
+    __host__ __device__ void update(int first, const Lanes& lanes, int stored_from = 0) const {
         const int K = c.ky > c.kz ? c.ky : c.kz;
         PointSums sums[P];
         for (int j = K; j >= 1; --j) {
             if (j == 1) lanes.wait_for_previous_work();
             const LayerView layer = ring.layer(n + j);
             const DriverAtTime<Problem> driver = driver_at(problem, t_n + j * dt);
-            LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first), driver};
             if constexpr (P == 1) {
+                LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first), driver};
                 apply_rule(j, e.site.w, e, lanes);
                 sums[0].add_layer(j, e, c);
             } else {
-                NeighbourExpectations<Problem, Evaluator> pair{
-                    e, LayerExpectations<Problem, Evaluator>{evaluate, layer, grid.site(first + 1), driver}};
-                apply_rule(j, e.site.w, pair, lanes);
-                sums[0].add_layer(j, pair.first, c);
-                sums[1].add_layer(j, pair.second, c);
+                auto run = NeighbourExpectations<Problem, Evaluator, P>::of(evaluate, layer, grid, first, driver);
+                apply_rule(j, run.at[0].site.w, run, lanes);
+                BSDE_DEVICE_UNROLL(P)
+                for (int p = 0; p < P; ++p) sums[p].add_layer(j, run.at[p], c);
             }
         }
         Point<d> z[P];
+        BSDE_DEVICE_UNROLL(P)
         for (int p = 0; p < P; ++p) {
             sums[p].expected_y = lanes.sum(sums[p].expected_y);
             sums[p].driver_sum = lanes.sum(sums[p].driver_sum);
@@ -386,9 +415,9 @@ private:
                 component(z[p], k) =
                     (lanes.sum(component(sums[p].expected_z1, k)) + lanes.sum(component(sums[p].z_sum, k))) / c.gamma_z[0];
         }
-        if (store_first && lanes.stores(0)) solve_point(first, sums[0], z[0]);
-        if constexpr (P == 2)
-            if (lanes.stores(1)) solve_point(first + 1, sums[1], z[1]);
+        BSDE_DEVICE_UNROLL(P)
+        for (int p = 0; p < P; ++p)
+            if (p >= stored_from && lanes.stores(p)) solve_point(first + p, sums[p], z[p]);
     }
 
     // y^n at grid point i by Picard from its sums and z^n; stores y, z and the point's status.

@@ -6,7 +6,7 @@
 #   speedup  ex2, K = 6, N = 256, 512, 640 and 768 on serial, omp and cuda side by side in one study (serial within a minute)
 #   scaling  omp over serial on ex2, K = 6, N = 256 with 1, 2, 4, 8, 16 threads (and the host's CPU topology)
 #   big      ex5, K = 6, N = 128 on cuda (target under 8 s)
-#   compare  bsde bench on cuda, the default cases and ex2 K = 6, N = 512 and 768, for build/bin/bsde and every binary
+#   compare  bsde bench on cuda, the default cases and ex2 K = 6, N = 512, 640 and 768, for build/bin/bsde and every binary
 #            in variants/ (built here from other commits or with one change, to compare in one call)
 #   kernels  the duration of each kernel of a few steps of ex2 K = 6, N = 1024 and of ex5 K = 6, N = 64
 #            (scripts/kernels_once.sh, Nsight Compute)
@@ -57,7 +57,7 @@ for stage in "$@"; do
       for binary in "$bsde" variants/*; do
         [ -x "$binary" ] || continue
         name=$(basename "$binary")
-        "$binary" bench --backends cuda --repeats 5 --cases ex2-k6-n1024,ex2-k6-n768,ex2-k6-n512,ex5-k6-n64,ex2-k3-n256,ex4-k3-n32 \
+        "$binary" bench --backends cuda --repeats 5 --cases ex2-k6-n1024,ex2-k6-n768,ex2:K=6:N=640,ex2-k6-n512,ex5-k6-n64,ex2-k3-n256,ex4-k3-n32 \
           > "$out/compare_$name.txt" 2>&1
         echo "== compare $binary (exit $?)"; grep -E "^ *(ex|case)" "$out/compare_$name.txt"
       done ;;

@@ -98,15 +98,60 @@ BOOST_AUTO_TEST_CASE(inverse_band_equals_tridiagonal_solve) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(points_per_call_give_the_same_solution) {
+    BOOST_TEST_MESSAGE("serial, K = 3, N = 32: the fused pass with 2 or 3 grid points per call gives the y(w), z(w) "
+                       "of one point per call exactly (the same operations; ex1, ex2 with the spline and the Hermite "
+                       "cubic, and bs-call with its kinked terminal layer)");
+    struct Case { const char* problem; InterpolationKind interpolation; };
+    for (const Case c : {Case{"ex1", InterpolationKind::spline}, Case{"ex2", InterpolationKind::spline},
+                         Case{"ex2", InterpolationKind::hermite}, Case{"bs-call", InterpolationKind::spline}}) {
+        SchemeSettings s;
+        s.N = 32;
+        s.interpolation = c.interpolation;
+        s.points_per_call = 1;
+        const SolveResult single = backend_ops(Backend::serial).solve(c.problem, s);
+        for (int P = 2; P <= max_points_per_call; ++P) {
+            s.points_per_call = P;
+            const SolveResult run = backend_ops(Backend::serial).solve(c.problem, s);
+            bsde::test::check_same_solution(std::string(c.problem) + " " + to_string(c.interpolation) + ", " +
+                                                std::to_string(P) + " points per call",
+                                            single, run, 0.0);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(points_per_call_out_of_range_is_refused) {
+    BOOST_TEST_MESSAGE("points_per_call -1 and max_points_per_call + 1: an InputError that names the setting");
+    for (int P : {-1, max_points_per_call + 1}) {
+        SchemeSettings s;
+        s.points_per_call = P;
+        try {
+            validate(s);
+            BOOST_ERROR("points_per_call " << P << ": expected an InputError, got none");
+        } catch (const InputError& e) {
+            BOOST_CHECK_MESSAGE(std::string(e.what()).find("points_per_call " + std::to_string(P)) != std::string::npos,
+                                "points_per_call " << P << ": the message does not name it: " << e.what());
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
     BOOST_TEST_MESSAGE("cuda gives the serial y_0, z_0 and y_0(w) to 1e-12 relative (ex1, ex2, and the option "
-                       "bs-call with its smoothed, kinked terminal layer)");
+                       "bs-call with its smoothed, kinked terminal layer; ex2 with 1, 2 and 3 points per call)");
     for (const char* problem : {"ex1", "ex2", "bs-call"}) {
         const SolveResult serial = solve(problem, 3, 3, 32, Backend::serial);
         const SolveResult cuda = solve(problem, 3, 3, 32, Backend::cuda);
         bsde::test::check_close(std::string(problem) + " y_0", serial.y0, cuda.y0, 1e-12, std::fabs(serial.y0));
         bsde::test::check_close(std::string(problem) + " z_0", serial.z0[0], cuda.z0[0], 1e-12, std::fabs(serial.z0[0]));
         bsde::test::check_same_solution(std::string(problem) + " on cuda", serial, cuda, 1e-12);
+    }
+    SchemeSettings s;
+    s.N = 32;
+    const SolveResult serial = backend_ops(Backend::serial).solve("ex2", s);
+    for (int P = 1; P <= max_points_per_call; ++P) {
+        s.points_per_call = P;
+        const SolveResult cuda = backend_ops(Backend::cuda).solve("ex2", s);
+        bsde::test::check_same_solution("ex2 on cuda, " + std::to_string(P) + " points per call", serial, cuda, 1e-12);
     }
 }
 

@@ -306,9 +306,23 @@ BOOST_AUTO_TEST_CASE(inverse_band_tables) {
         }
 }
 
-BOOST_AUTO_TEST_CASE(pair_form_equals_two_evaluations) {
-    BOOST_TEST_MESSAGE("the pair form (the fused pass's neighbouring points) gives each cell's value of the single "
-                       "evaluation, bitwise, for the spline and the Hermite weights");
+// The P cells of a run (the fused pass's P neighbouring points) against P single evaluations.
+template <int P>
+void check_run_form(const CellCubicColumn& column, int entries, const CellWeights& w, double t) {
+    for (int cell = 0; cell + P < entries; ++cell) {
+        const CellCubicColumn::Run<P> run = column.run<P>(cell, w);
+        for (int p = 0; p < P; ++p) {
+            const double single = column(cell + p, w);
+            BOOST_CHECK_MESSAGE(run.at[p] == single, "run of " << P << " from cell " << cell << ", t = " << t
+                                                                << ", its cell " << cell + p << ": expected " << single
+                                                                << ", got " << run.at[p]);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(run_form_equals_single_evaluations) {
+    BOOST_TEST_MESSAGE("the run form (the fused pass's 2 or 3 neighbouring points) gives each cell's value of the "
+                       "single evaluation, bitwise, for the spline and the Hermite weights");
     std::mt19937_64 random(7);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     std::vector<double> values(12), data(12);
@@ -317,15 +331,12 @@ BOOST_AUTO_TEST_CASE(pair_form_equals_two_evaluations) {
         data[k] = uniform(random);
     }
     const CellCubicColumn column{values.data(), data.data()};
+    const int entries = static_cast<int>(values.size());
     for (double t : {0.0, 0.25, 0.5, 0.9})
-        for (const CellWeights& w : {cubic_spline_weights(t, 0.1), cubic_hermite_weights(t, 0.1)})
-            for (int cell = 0; cell + 2 < static_cast<int>(values.size()); ++cell) {
-                const CellCubicColumn::Pair pair = column.pair(cell, w);
-                const double first = column(cell, w), second = column(cell + 1, w);
-                BOOST_CHECK_MESSAGE(pair.first == first && pair.second == second,
-                                    "cell " << cell << ", t = " << t << ": expected " << first << ", " << second
-                                            << "; got " << pair.first << ", " << pair.second);
-            }
+        for (const CellWeights& w : {cubic_spline_weights(t, 0.1), cubic_hermite_weights(t, 0.1)}) {
+            check_run_form<2>(column, entries, w, t);
+            check_run_form<3>(column, entries, w, t);
+        }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
