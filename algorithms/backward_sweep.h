@@ -249,9 +249,9 @@ private:
         // the steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
         constexpr bool kinked = has_terminal_kink<Problem>::value;
         if (coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer)
-            pass<MultistepPointUpdate<Problem, Evaluator, kinked>>(ring, n, coefficients, dt, t_n);
+            pass_of_points<kinked>(ring, n, coefficients, dt, t_n);
         else
-            pass<MultistepPointUpdate<Problem, Evaluator>>(ring, n, coefficients, dt, t_n);
+            pass_of_points<false>(ring, n, coefficients, dt, t_n);
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         if (stage_.stride > 0)
             for (int j = 1; j <= std::max(ky, kz); ++j)
@@ -269,16 +269,32 @@ private:
         phase_span(&SweepPhaseSeconds::fit, fit_start);
     }
 
+    // The fused pass of layer n with points_per_call() grid points per call (MultistepPointUpdate).
+    template <bool reads_kinked_layer>
+    void pass_of_points(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
+                        double t_n) {
+        static_assert(max_points_per_call == 3, "a case for each number of points per call");
+        if constexpr (runs_possible) {
+            switch (points_per_call()) {
+            case 3:
+                return pass<MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer, 3>>(ring, n, coefficients, dt, t_n);
+            case 2:
+                return pass<MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer, 2>>(ring, n, coefficients, dt, t_n);
+            }
+        }
+        pass<MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer>>(ring, n, coefficients, dt, t_n);
+    }
+
     // The fused pass of layer n: Update (MultistepPointUpdate) at every grid point, in the points' order of the pass.
     template <class Update>
     void pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt, double t_n) {
         const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
-        const int per_call = points_per_call<Update>();
+        constexpr int per_call = Update::points_per_call;
         context_.template for_each_group<lanes_per_point, pass_blocks_per_sm, LaneRule::one_wave>(
             (order.visits() + per_call - 1) / per_call,
             VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                                  s_.picard_iterations, s_.picard_tolerance, point_status, per_call}},
+                                                  s_.picard_iterations, s_.picard_tolerance, point_status}},
             2 * stage_.buffer);
     }
 
@@ -496,7 +512,7 @@ private:
                fitter_.storage_bytes();
     }
 
-    // Grid points per call of the fused pass (MultistepPointUpdate::points_per_call), where the update can take
+    // Grid points per call of the fused pass (MultistepPointUpdate's P), where the update can take
     // several (1D with an evaluator of the run form): the settings' choice (SchemeSettings::points_per_call), else
     // the P = 1, 2 or 3 whose calls, ceil((M + 1) / P), each with the most lanes that fit (a power of two up to
     // lanes_per_point on cuda, one on the host, lanes.h), make the most threads within the threads the context runs
@@ -509,9 +525,8 @@ private:
     // 0.0269 s against pairs with 4 (40964) 0.0312 s and with 8 (81928, two waves) 0.0332 s; N = 512 pairs with 8
     // 0.0166 s against single points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8
     // 0.0085 s. On the host the threads are few, so it is pairs unless a grid has no more points than threads.
-    template <class Update>
     int points_per_call() const {
-        if constexpr (!Update::runs_possible) {
+        if constexpr (!runs_possible) {
             return 1;
         } else {
             if (s_.points_per_call > 0) return s_.points_per_call;
@@ -539,6 +554,8 @@ private:
     // H200, ex2 at K = 6, N = 1024: 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D
     // the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
+    // Whether a call of the pass may take several neighbouring grid points (points_per_call).
+    static constexpr bool runs_possible = MultistepPointUpdate<Problem, Evaluator>::runs_possible;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
     // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single
     // point: the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->

@@ -292,7 +292,7 @@ private:
     }
 };
 
-// One step at grid point i (or at several neighbouring points per call, points_per_call): the fused pass over the
+// One step at grid point i (or at P neighbouring points per call): the fused pass over the
 // K stored layers and their rules' nodes, then z^n and y^n.
 //   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
@@ -307,12 +307,19 @@ private:
 // reads_kinked_layer: whether the step reads the kinked terminal layer (c.kinked_layer), with its own rule; the
 // steps that do not are compiled without that rule, so that its registers do not weigh on their kernel (on cuda
 // each is a kernel of its own; docs/performance.md, entry 21).
-template <class Problem, class Evaluator, bool reads_kinked_layer = false>
+// P, grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P g .. P g + P - 1
+// (NeighbourExpectations; where M + 1 is no multiple of P, the last call takes the last P points and stores those the
+// call before did not), so that a node's loads and the shared entries of the P stencils serve all of them, with 1/P
+// of the calls; 1 takes i = g. Each P is a kernel of its own on cuda, for the same reason as the kinked rule
+// (docs/performance.md, entry 23).
+template <class Problem, class Evaluator, bool reads_kinked_layer = false, int P = 1>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
     static constexpr bool awaits_previous_work = true;
     // Whether a call may take several neighbouring grid points (1D with an evaluator of the run form).
     static constexpr bool runs_possible = d == 1 && has_run_form<Evaluator>::value;
+    static_assert(P == 1 || (P > 1 && runs_possible), "several points per call: 1D with an evaluator of the run form");
+    static constexpr int points_per_call = P;
     Problem problem;
     Evaluator evaluate;
     LayerRingView ring;
@@ -323,11 +330,6 @@ struct MultistepPointUpdate {
     int picard_iterations;
     double picard_tolerance;
     StepStatus* point_status;  // grid point i's at i
-    // Grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P g .. P g + P - 1
-    // (NeighbourExpectations; where M + 1 is no multiple of P, the last call takes the last P points and stores those
-    // the call before did not), so that a node's loads and the shared entries of the P stencils serve all of them,
-    // with 1/P of the calls; 1 takes i = g.
-    int points_per_call;
 
     // What a point takes from the stored layers.
     struct PointSums {
@@ -347,17 +349,10 @@ struct MultistepPointUpdate {
 
     template <class Lanes>
     __host__ __device__ void operator()(int g, const Lanes& lanes) const {
-        if constexpr (runs_possible) {
-            if (points_per_call == 3) {
-                update_run<3>(g, lanes);
-                return;
-            }
-            if (points_per_call == 2) {
-                update_run<2>(g, lanes);
-                return;
-            }
-        }
-        update<1>(g, lanes);
+        if constexpr (P == 1)
+            update(g, lanes);
+        else
+            update_run(g, lanes);
     }
 
 private:
@@ -378,16 +373,16 @@ private:
 
     // Call g of P points per call: the points P g .. P g + P - 1, or at the grid's end the last P points, of which
     // it stores those from P g on.
-    template <int P, class Lanes>
+    template <class Lanes>
     __host__ __device__ void update_run(int g, const Lanes& lanes) const {
         const int first = P * g + P <= grid.M + 1 ? P * g : grid.M + 1 - P;
-        update<P>(first, lanes, P * g - first);
+        update(first, lanes, P * g - first);
     }
 
     // The points first .. first + P - 1: every lane sums its nodes of every layer, the lanes add up; then each
     // point's storing lane solves and stores it (from the point first + stored_from on: the call before stored
     // the others); with lanes, the points' Picard iterations run on as many lanes at once.
-    template <int P, class Lanes>
+    template <class Lanes>
     __host__ __device__ void update(int first, const Lanes& lanes, int stored_from = 0) const {
         const int K = c.ky > c.kz ? c.ky : c.kz;
         PointSums sums[P];
