@@ -524,7 +524,7 @@ private:
     // with 8 lanes (65544 threads) 0.0320 s against pairs with 4 (49156) 0.0374 s; N = 640 threes with 8 (54616)
     // 0.0269 s against pairs with 4 (40964) 0.0312 s and with 8 (81928, two waves) 0.0332 s; N = 512 pairs with 8
     // 0.0166 s against single points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8
-    // 0.0085 s. On the host the threads are few, so it is pairs unless a grid has no more points than threads.
+    // 0.0085 s. On the host the threads are few, so it is pairs unless a grid has at most three points per thread.
     int points_per_call() const {
         if constexpr (!runs_possible) {
             return 1;
