@@ -269,7 +269,10 @@ private:
         phase_span(&SweepPhaseSeconds::fit, fit_start);
     }
 
-    // The fused pass of layer n with points_per_call() grid points per call (MultistepPointUpdate).
+    template <bool reads_kinked_layer, int P>
+    using PointUpdate = MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer, P>;
+
+    // The fused pass of layer n with points_per_call() grid points per call (PointUpdate).
     template <bool reads_kinked_layer>
     void pass_of_points(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
                         double t_n) {
@@ -277,12 +280,12 @@ private:
         if constexpr (runs_possible) {
             switch (points_per_call()) {
             case 3:
-                return pass<MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer, 3>>(ring, n, coefficients, dt, t_n);
+                return pass<PointUpdate<reads_kinked_layer, 3>>(ring, n, coefficients, dt, t_n);
             case 2:
-                return pass<MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer, 2>>(ring, n, coefficients, dt, t_n);
+                return pass<PointUpdate<reads_kinked_layer, 2>>(ring, n, coefficients, dt, t_n);
             }
         }
-        pass<MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer>>(ring, n, coefficients, dt, t_n);
+        pass<PointUpdate<reads_kinked_layer, 1>>(ring, n, coefficients, dt, t_n);
     }
 
     // The fused pass of layer n: Update (MultistepPointUpdate) at every grid point, in the points' order of the pass.
@@ -524,7 +527,8 @@ private:
     // with 8 lanes (65544 threads) 0.0320 s against pairs with 4 (49156) 0.0374 s; N = 640 threes with 8 (54616)
     // 0.0269 s against pairs with 4 (40964) 0.0312 s and with 8 (81928, two waves) 0.0332 s; N = 512 pairs with 8
     // 0.0166 s against single points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8
-    // 0.0085 s. On the host the threads are few, so it is pairs unless a grid has at most three points per thread.
+    // 0.0085 s. On the host the threads are few, so it is pairs (on one core of the development machine ex2 K = 6,
+    // N = 192 12 % faster than single points, entry 19) unless a grid has at most three points per thread.
     int points_per_call() const {
         if constexpr (!runs_possible) {
             return 1;
@@ -558,8 +562,9 @@ private:
     static constexpr bool runs_possible = MultistepPointUpdate<Problem, Evaluator>::runs_possible;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
     // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single
-    // point: the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->
-    // 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when unrolled); in 2D 4
+    // point: the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6,
+    // N = 1024 0.0822 -> 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when
+    // unrolled); in 2D 4
     // blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100 ex5 K = 6, N = 64
     // 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers), 0.506 s with 2
     // (docs/performance.md, entry 21).
