@@ -564,10 +564,9 @@ private:
     // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single
     // point: the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6,
     // N = 1024 0.0822 -> 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when
-    // unrolled); in 2D 4
-    // blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100 ex5 K = 6, N = 64
-    // 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers), 0.506 s with 2
-    // (docs/performance.md, entry 21).
+    // unrolled); in 2D 4 blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100
+    // ex5 K = 6, N = 64 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers),
+    // 0.506 s with 2 (docs/performance.md, entry 21).
     static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;
