@@ -53,8 +53,9 @@ struct CellPosition {
 struct UniformGridLocator {
     double x_min, dx;
     int M;
+    __host__ __device__ double x_max() const { return x_min + M * dx; }
     __host__ __device__ CellPosition operator()(double x) const {
-        const double x_max = x_min + M * dx;
+        const double x_max = this->x_max();
         x = x < x_min ? x_min : (x > x_max ? x_max : x);
         // O(1) lookup on a uniform grid; times 1/dx, which the callers' node loops compute once, not a division
         const double position = (x - x_min) * (1.0 / dx);
@@ -75,7 +76,7 @@ struct SquareGridLocator {
     };
     __host__ __device__ Located operator()(Vec2 x) const {
         const UniformGridLocator axis{x_min, dx, M};
-        const double x_max = x_min + M * dx;
+        const double x_max = axis.x_max();
         Located at;
         for (int k = 0; k < 2; ++k) {
             const double above = x[k] > x_min ? x[k] : x_min;

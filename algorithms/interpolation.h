@@ -56,7 +56,7 @@ struct CellCubicEvaluator {
         if (shifted_cell_inside(site.index[0], node.shift.cells, grid.M))
             return {site.index[0] + node.shift.cells, node.shift.weights, site.w + node.dW};
         if (node.shift.cells < 0) return {0, {1.0, 0.0, 0.0, 0.0}, grid.x_min};
-        return {grid.M - 1, {0.0, 1.0, 0.0, 0.0}, grid.x_min + grid.M * grid.dx};
+        return {grid.M - 1, {0.0, 1.0, 0.0, 0.0}, grid.x_max()};
     }
     __host__ __device__ double operator()(const double* values, const double* data, const Stencil& s) const {
         return CellCubicColumn{values, data}(s.cell, s.weights);

@@ -120,9 +120,10 @@ struct TensorSplineEvaluator {
             a.cell = index + node.shift.cells;
             for (int k = 0; k < 4; ++k) a.w[k] = node.shift.w[k];
         } else {
-            const double x_max = x_min + M * dx;
+            const UniformGridLocator axis{x_min, dx, M};
+            const double x_max = axis.x_max();
             a.x = a.x > x_min ? (a.x < x_max ? a.x : x_max) : x_min;
-            const CellPosition p = UniformGridLocator{x_min, dx, M}(a.x);
+            const CellPosition p = axis(a.x);
             a.cell = p.cell;
             cubic_bspline_weights(p.t, a.w);
         }
