@@ -248,17 +248,14 @@ private:
         const int pass_start = phase_mark();
         // the steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
         constexpr bool kinked = has_terminal_kink<Problem>::value;
-        const bool reads_kinked = coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer;
-        if (reads_kinked)
+        if (coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer)
             pass_of_points<kinked>(ring, n, coefficients, dt, t_n);
         else
             pass_of_points<false>(ring, n, coefficients, dt, t_n);
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
-        if (stage_.stride > 0) {
-            const std::vector<double>& staged_sums = staged_sums_[pass_points_per_call(reads_kinked) == 1 ? 0 : 1];
+        if (stage_.stride > 0)
             for (int j = 1; j <= std::max(ky, kz); ++j)
-                if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums[j - 1];
-        }
+                if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
         step_times_.push_back(t_n);
         ++steps_done_;
         if (steps_done_ - steps_reduced_ == status_depth()) {
@@ -280,8 +277,8 @@ private:
     void pass_of_points(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
                         double t_n) {
         static_assert(max_points_per_call == 3, "a case for each number of points per call");
-        if constexpr (PointUpdate<reads_kinked_layer, 1>::runs_possible) {
-            switch (pass_points_per_call(reads_kinked_layer)) {
+        if constexpr (runs_possible) {
+            switch (points_per_call()) {
             case 3:
                 return pass<PointUpdate<reads_kinked_layer, 3>>(ring, n, coefficients, dt, t_n);
             case 2:
@@ -294,12 +291,11 @@ private:
     // The fused pass of layer n: Update (MultistepPointUpdate) at every grid point, in the points' order of the pass.
     template <class Update>
     void pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt, double t_n) {
-        constexpr int per_call = Update::points_per_call;
-        // several points per call: the calls of PointRuns, in their order (rows of points: tiles of 1 x 1)
-        const PointOrder<d> order{space_.M, stage_.stride > 0 || per_call > 1 ? 1 : 16};
+        const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
-        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm<per_call>, LaneRule::one_wave>(
-            per_call == 1 ? order.visits() : PointRuns<d>{space_.M, per_call}.calls(),
+        constexpr int per_call = Update::points_per_call;
+        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm, LaneRule::one_wave>(
+            (order.visits() + per_call - 1) / per_call,
             VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
                                                   s_.picard_iterations, s_.picard_tolerance, point_status}},
             2 * stage_.buffer);
@@ -307,55 +303,38 @@ private:
 
     // Whether the 2D pass runs by sum factorisation (expectation_rules.h, GaussHermiteOnGrid): where the
     // interpolation has the staged form (the tensor spline) and the context's blocks stage (cuda), with the
-    // stage of a block in its shared memory; and its points per call (stage_points_per_call_; a forced
-    // SchemeSettings::points_per_call, else staged_points_per_call where the stage of a block of its points fits,
-    // else one). A block of Context::block_threads calls of P points takes B = P block_threads consecutive points of
-    // the rows (PointRuns), which lie in at most (M + B - 1) / (M + 1) + 1 rows, each with a window of at most
-    // min(B, M + 1) + high - low + 3 columns (RowWindows), high - low the cell shifts' spread of the widest rule, that
-    // of variance K dt: ex5 at K = 6, N = 64 (M = 1024, L = 8) with pairs: 2 rows of 680, 32 KB for the three
-    // functions, two buffers of it.
+    // stage of a block in its shared memory. A block's P = Context::block_threads consecutive points lie in at
+    // most (M + P - 1) / (M + 1) + 1 rows, each with a window of at most min(P, M + 1) + high - low + 3 columns
+    // (RowWindows), high - low the cell shifts' spread of the widest rule, that of variance K dt: ex5 at K = 6,
+    // N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions, two buffers of it.
     void choose_stage() {
         if constexpr (d == 2 && stages_rows<Evaluator>::value) {
             const int low = rule_node(time_.dt(), K_, 0).shift.cells;
             const int high = rule_node(time_.dt(), K_, s_.L - 1).shift.cells;
-            const int M = space_.M;
-            const int forced = s_.points_per_call;
-            for (int P : {forced > 0 ? forced : staged_points_per_call, 1}) {
-                const int B = P * Context::block_threads;
-                const int rows = (M + B - 1) / (M + 1) + 1;
-                const int stride = std::min(M + 3, std::min(B, M + 1) + high - low + 3);
-                const double buffer = double(functions()) * rows * stride;  // two of them (GaussHermiteOnGrid)
-                if (2 * buffer * sizeof(double) <= context_.stage_bytes_per_block()) {
-                    stage_ = StageLayout{stride, static_cast<int>(buffer)};
-                    stage_points_per_call_ = P;
-                    return;
-                }
-                if (forced > 0) return;  // unstaged, the forced points per call
-            }
+            const int P = Context::block_threads, M = space_.M;
+            const int rows = (M + P - 1) / (M + 1) + 1;
+            const int stride = std::min(M + 3, std::min(P, M + 1) + high - low + 3);
+            const double buffer = double(functions()) * rows * stride;  // two of them (GaussHermiteOnGrid)
+            if (2 * buffer * sizeof(double) <= context_.stage_bytes_per_block())
+                stage_ = StageLayout{stride, static_cast<int>(buffer)};
         }
     }
 
-    // staged_sums_[k][j - 1]: the axis-1 sums the staged pass makes for a layer read with row j of the node table
-    // `table`, with one point per call (k = 0) and with points_per_call() (k = 1): over the pass's blocks and their
-    // rows' windows (RowWindows), L nodes along axis 1, every function.
+    // staged_sums_[j - 1]: the axis-1 sums the staged pass makes for a layer read with row j of the node table
+    // `table`: over the pass's blocks and their rows' windows (RowWindows), L nodes along axis 1, every function.
     void count_staged_sums(const std::vector<Node>& table) {
-        for (int k = 0; k < 2; ++k) {
-            const PointRuns<d> runs{space_.M, k == 0 ? 1 : points_per_call()};
-            const int calls = runs.calls(), per_block = Context::block_threads;
-            staged_sums_[k].assign(K_, 0.0);
-            for (int j = 1; j <= K_; ++j) {
-                const Node* row = table.data() + (j - 1) * s_.L;
-                const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_};
-                double columns = 0.0;
-                for (int first = 0; first < calls; first += per_block) {
-                    const int last = std::min(calls, first + per_block) - 1;
-                    const RowWindows windows =
-                        RowWindows::of_block(runs.M, runs.call(first).first, runs.last_point(last), reach);
-                    for (int r = windows.first_row; r <= windows.last_row; ++r)
-                        columns += windows.end(r) - windows.begin(r) + 1;
-                }
-                staged_sums_[k][j - 1] = columns * s_.L * functions();
+        const int P = Context::block_threads, M = space_.M;
+        staged_sums_.assign(K_, 0.0);
+        for (int j = 1; j <= K_; ++j) {
+            const Node* row = table.data() + (j - 1) * s_.L;
+            const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_};
+            double columns = 0.0;
+            for (int first = 0; first < points_; first += P) {
+                const RowWindows windows = RowWindows::of_block(M, first, std::min(points_, first + P) - 1, reach);
+                for (int r = windows.first_row; r <= windows.last_row; ++r)
+                    columns += windows.end(r) - windows.begin(r) + 1;
             }
+            staged_sums_[j - 1] = columns * s_.L * functions();
         }
     }
 
@@ -550,18 +529,13 @@ private:
     // 0.0166 s against single points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8
     // 0.0085 s. On the host the threads are few, so it is pairs (on one core of the development machine ex2 K = 6,
     // N = 192 12 % faster than single points, entry 19) unless a grid has at most three points per thread.
-    // The points per call of a step's pass: in 2D one where the step reads the kinked layer (MultistepPointUpdate).
-    int pass_points_per_call(bool reads_kinked_layer) const {
-        return d == 2 && reads_kinked_layer ? 1 : points_per_call();
-    }
     int points_per_call() const {
         if constexpr (!runs_possible) {
             return 1;
         } else {
             if (s_.points_per_call > 0) return s_.points_per_call;
-            if constexpr (d == 2) return stage_points_per_call_;
             constexpr int most_lanes = Context::runs_on_gpu ? lanes_per_point : 1;
-            const long long at_once = context_.threads_at_once(pass_blocks_per_sm<1>);
+            const long long at_once = context_.threads_at_once(pass_blocks_per_sm);
             long long most_threads = 0;
             int chosen = 2;
             for (int P = 1; P <= max_points_per_call; ++P) {
@@ -592,11 +566,8 @@ private:
     // N = 1024 0.0822 -> 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when
     // unrolled); in 2D 4 blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100
     // ex5 K = 6, N = 64 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers),
-    // 0.506 s with 2 (docs/performance.md, entry 21). With P points per call in 2D (the staged pass's runs), 2 blocks.
-    template <int P>
-    static constexpr int pass_blocks_per_sm = d == 1 ? 2 : (P == 1 ? 4 : 2);
-    // Points per call of the staged 2D pass (choose_stage).
-    static constexpr int staged_points_per_call = 2;
+    // 0.506 s with 2 (docs/performance.md, entry 21).
+    static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;
 
@@ -613,9 +584,7 @@ private:
     typename Context::template vector<Node> node_table_;
     double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
     StageLayout stage_{0, 0};                    // the staged 2D pass's (choose_stage); stride 0: none
-    int stage_points_per_call_ = 1;              // its points per call (choose_stage)
-    std::vector<double> staged_sums_[2];         // per row of the node table, with one and points_per_call() points
-                                                 // per call (count_staged_sums)
+    std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
     double staged_axis_sums_ = 0.0;              // over the solve (SolveResult::staged_axis_sums)
     typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points
     typename Context::template vector<StepStatus> status_;         // per step

@@ -101,12 +101,6 @@ __host__ __device__ inline CellWeights cubic_spline_weights(double t, double dx)
     return {u, t, h * (u * u * u - u), h * (t * t * t - t)};
 }
 
-// Values at a run of P neighbouring grid points (the run forms of the evaluators, NeighbourExpectations).
-template <int P>
-struct RunValues {
-    double at[P];
-};
-
 // Evaluates one column (values and data) on a cell with its weights.
 struct CellCubicColumn {
     const double* values;
@@ -117,14 +111,18 @@ struct CellCubicColumn {
     // The P cells cell .. cell + P - 1 at the same local coordinate (one set of weights) from the P + 1 entries
     // cell .. cell + P of values and data, each loaded once; each sum as operator() forms it.
     template <int P>
-    __host__ __device__ RunValues<P> run(int cell, const CellWeights& w) const {
+    struct Run {
+        double at[P];
+    };
+    template <int P>
+    __host__ __device__ Run<P> run(int cell, const CellWeights& w) const {
         double v[P + 1], d[P + 1];
         BSDE_DEVICE_UNROLL(P + 1)
         for (int k = 0; k <= P; ++k) {
             v[k] = values[cell + k];
             d[k] = data[cell + k];
         }
-        RunValues<P> r;
+        Run<P> r;
         BSDE_DEVICE_UNROLL(P)
         for (int p = 0; p < P; ++p) r.at[p] = w.v0 * v[p] + w.v1 * v[p + 1] + w.d0 * d[p] + w.d1 * d[p + 1];
         return r;

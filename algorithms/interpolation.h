@@ -6,8 +6,7 @@
 //              Stencil at(site, axis nodes...) (the grid point `site` moved by one AxisNode per axis: the
 //              shifts' weights where the cell exists, else the point clamped to the grid as by locate) and
 //              double operator()(values, data, stencil) for one function; optionally (1D) the run form
-//              run_inside(site, node, P), run<P>(values, data, site, node): the points site .. site + P - 1 at once;
-//              the staged form (2D, tensor_spline.h) likewise axis2_run_inside(index, node, P), axis2_run<P>.
+//              run_inside(site, node, P), run<P>(values, data, site, node): the points site .. site + P - 1 at once.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h) and the cubic Hermite with fourth-order
 // slopes (cubic_hermite.h). 2D: tensor-product spline and the paper's bicubic (tensor_spline.h, bicubic.h).
 // Both splines take their moments from SplineFitter, by the settings' spline_solve (tridiagonal solve or
@@ -69,7 +68,7 @@ struct CellCubicEvaluator {
         return shifted_cell_inside(site.index[0], node.shift.cells, grid.M - (P - 1));
     }
     template <int P>
-    __host__ __device__ RunValues<P> run(const double* values, const double* data, const GridSite<1>& site,
+    __host__ __device__ CellCubicColumn::Run<P> run(const double* values, const double* data, const GridSite<1>& site,
                                                     const AxisNode<Shift>& node) const {
         return CellCubicColumn{values, data}.run<P>(site.index[0] + node.shift.cells, node.shift.weights);
     }

@@ -238,65 +238,33 @@ private:
     }
 };
 
-// Whether an evaluator has a run form (interpolation.h): neighbouring grid points at once, in 1D (run_inside, run) or
-// along the rows of the staged 2D pass (axis2_run_inside, axis2_run).
+// Whether a 1D evaluator has the run form (interpolation.h): neighbouring grid points at once.
 template <class Evaluator, class = void>
-struct has_1d_run_form : std::false_type {};
+struct has_run_form : std::false_type {};
 template <class Evaluator>
-struct has_1d_run_form<Evaluator, std::void_t<decltype(&Evaluator::run_inside)>> : std::true_type {};
-template <class Evaluator, class = void>
-struct has_staged_run_form : std::false_type {};
-template <class Evaluator>
-struct has_staged_run_form<Evaluator, std::void_t<decltype(&Evaluator::axis2_run_inside)>> : std::true_type {};
-template <class Evaluator>
-struct has_run_form
-    : std::bool_constant<has_1d_run_form<Evaluator>::value || has_staged_run_form<Evaluator>::value> {};
+struct has_run_form<Evaluator, std::void_t<decltype(&Evaluator::run_inside)>> : std::true_type {};
 
-// The calls of a pass that takes P neighbouring grid points per call along the last axis (MultistepPointUpdate):
-// each row of the grid (in 1D the grid itself, in 2D the points i1 (M+1) + i2 of row i1) in ceil((M+1) / P) calls;
-// call k of a row takes the row's points P k .. P k + P - 1, except that the row's last call, where M + 1 is no
-// multiple of P, takes the row's last P points and stores only those from P k on (the call before stored the others).
-template <int d>
-struct PointRuns {
-    int M, P;
-    struct Call {
-        int first;        // its first grid point
-        int stored_from;  // the first of its points (0 .. P - 1) that it stores
-    };
-    __host__ __device__ int calls_per_row() const { return (M + P) / P; }
-    __host__ __device__ int calls() const { return (d == 1 ? 1 : M + 1) * calls_per_row(); }
-    __host__ __device__ Call call(int g) const {
-        const int row = g / calls_per_row(), start = P * (g % calls_per_row());
-        const int taken = start + P <= M + 1 ? start : M + 1 - P;
-        return {row * (M + 1) + taken, start - taken};
-    }
-    // the grid points that the calls g .. h take: call(g).first .. last_point(h)
-    __host__ __device__ int last_point(int h) const { return call(h).first + P - 1; }
-};
-
-// The sums of LayerExpectations for P neighbouring points of a row of the grid in one sink, at[p] for the grid point
+// The sums of LayerExpectations for P neighbouring points of a 1D grid in one sink, at[p] for the grid point
 // first + p: where a node moves all of them into cells of the grid, the evaluator's run form interpolates each
-// function at all P from the P + 1 entries of cells c .. c + P - 1 (1D, the same weights) or from the P + 3 staged
-// values of columns c .. c + P + 2 (the staged 2D pass, expectation_rules.h), loaded once, instead of four for each
-// point; elsewhere (a node past the grid's edge, or the 2D rule unstaged) each point by itself. The same sums as P
+// function at all P from the P + 1 entries of cells c .. c + P - 1 (the same weights), loaded once, instead of four
+// entries for each point; elsewhere (a node past the grid's edge) each point by itself. The same sums as P
 // LayerExpectations, operation for operation.
 template <class Problem, class Evaluator, int P>
 struct NeighbourExpectations {
-    static constexpr int dimension = Problem::dimension;
+    static constexpr int dimension = 1;
     static constexpr int points = P;
-    using Layer = LayerExpectations<Problem, Evaluator>;
-    static constexpr bool stages_rows = Layer::stages_rows;
+    static constexpr bool stages_rows = false;
     using Node = AxisNode<typename Evaluator::Shift>;
-    using StagedRow = typename Layer::StagedRow;
+    using Layer = LayerExpectations<Problem, Evaluator>;
     Layer at[P];
 
     // The sinks of the points first .. first + P - 1 of `grid` for one layer.
     __host__ __device__ static NeighbourExpectations of(const Evaluator& evaluate, const LayerView& layer,
-                                                        const GridPoints<dimension>& grid, int first,
+                                                        const GridPoints<1>& grid, int first,
                                                         const DriverAtTime<Problem>& driver) {
         return of(evaluate, layer, grid, first, driver, std::make_integer_sequence<int, P>{});
     }
-    __host__ __device__ void add(const Point<dimension>& dW, double omega) {
+    __host__ __device__ void add(double dW, double omega) {
         BSDE_DEVICE_UNROLL(P)
         for (Layer& point : at) point.add(dW, omega);
     }
@@ -313,51 +281,11 @@ struct NeighbourExpectations {
             for (Layer& point : at) point.add_node(node);
         }
     }
-    __host__ __device__ void add_node(const Node& along1, const Node& along2) {
-        BSDE_DEVICE_UNROLL(P)
-        for (Layer& point : at) point.add_node(along1, along2);
-    }
-
-    // The staged form (LayerExpectations'): the block's calls lanes.first .. lanes.last take the grid points of
-    // PointRuns; the P points of a call share a row, so its stage; each node along axis 2 by the run form where it
-    // moves all P into cells of the grid.
-    template <class Lanes>
-    __host__ __device__ RowWindows row_windows(const RowReach& reach, const Lanes& lanes) const {
-        const PointRuns<dimension> runs{at[0].evaluate.M, P};
-        return RowWindows::of_block(runs.M, runs.call(lanes.first).first, runs.last_point(lanes.last), reach);
-    }
-    template <class Lanes>
-    __host__ __device__ StagedRow stage(const Node& along1, const RowWindows& windows, int buffer,
-                                        const Lanes& lanes) const {
-        return at[0].stage(along1, windows, buffer, lanes);
-    }
-    __host__ __device__ void add_staged(const StagedRow& staged, const Node& along2) {
-        const Layer& first = at[0];
-        const int index = first.site.index[1];
-        if (first.evaluate.axis2_run_inside(index, along2, P)) {
-            const int cell = index + along2.shift.cells;
-            const RunValues<P> y = Evaluator::template axis2_run<P>(staged.row, cell, along2.shift.w);
-            RunValues<P> z[dimension];
-            for (int k = 0; k < dimension; ++k)
-                z[k] = Evaluator::template axis2_run<P>(staged.row + (1 + k) * staged.function_stride, cell,
-                                                        along2.shift.w);
-            BSDE_DEVICE_UNROLL(P)
-            for (int p = 0; p < P; ++p) {
-                Point<dimension> z_at{};
-                for (int k = 0; k < dimension; ++k) component(z_at, k) = z[k].at[p];
-                at[p].accumulate_values(Vec2{{staged.x1, at[p].site.w[1] + along2.dW}}, y.at[p], z_at,
-                                        Vec2{{staged.dW1, along2.dW}}, staged.omega1 * along2.omega);
-            }
-        } else {
-            BSDE_DEVICE_UNROLL(P)
-            for (Layer& point : at) point.add_staged(staged, along2);
-        }
-    }
 
 private:
     template <int... p>
     __host__ __device__ static NeighbourExpectations of(const Evaluator& evaluate, const LayerView& layer,
-                                                        const GridPoints<dimension>& grid, int first,
+                                                        const GridPoints<1>& grid, int first,
                                                         const DriverAtTime<Problem>& driver,
                                                         std::integer_sequence<int, p...>) {
         return {{Layer{evaluate, layer, grid.site(first + p), driver}...}};
@@ -379,19 +307,18 @@ private:
 // reads_kinked_layer: whether the step reads the kinked terminal layer (c.kinked_layer), with its own rule; the
 // steps that do not are compiled without that rule, so that its registers do not weigh on their kernel (on cuda
 // each is a kernel of its own; docs/performance.md, entry 21).
-// P, grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours of a row that PointRuns gives call g
-// (NeighbourExpectations), so that a node's loads and the shared entries of the P stencils serve all of them, with 1/P
+// P, grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P g .. P g + P - 1
+// (NeighbourExpectations; where M + 1 is no multiple of P, the last call takes the last P points and stores those the
+// call before did not), so that a node's loads and the shared entries of the P stencils serve all of them, with 1/P
 // of the calls; 1 takes i = g. Each P is a kernel of its own on cuda, for the same reason as the kinked rule
-// (docs/performance.md, entry 23). In 2D the kinked rule depends on the point (KinkLineExpectation), so the steps that
-// read it take one point per call.
+// (docs/performance.md, entry 23).
 template <class Problem, class Evaluator, bool reads_kinked_layer = false, int P = 1>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
     static constexpr bool awaits_previous_work = true;
-    // Whether a call may take several neighbouring grid points (an evaluator of the run form; in 2D not in the steps
-    // that read the kinked layer).
-    static constexpr bool runs_possible = has_run_form<Evaluator>::value && !(d == 2 && reads_kinked_layer);
-    static_assert(P == 1 || (P > 1 && runs_possible), "several points per call: an evaluator of the run form");
+    // Whether a call may take several neighbouring grid points (1D with an evaluator of the run form).
+    static constexpr bool runs_possible = d == 1 && has_run_form<Evaluator>::value;
+    static_assert(P == 1 || (P > 1 && runs_possible), "several points per call: 1D with an evaluator of the run form");
     static constexpr int points_per_call = P;
     Problem problem;
     Evaluator evaluate;
@@ -444,11 +371,12 @@ private:
         c.smooth_rule(j, sink, lanes);
     }
 
-    // Call g of P points per call (PointRuns).
+    // Call g of P points per call: the points P g .. P g + P - 1, or at the grid's end the last P points, of which
+    // it stores those from P g on.
     template <class Lanes>
     __host__ __device__ void update_run(int g, const Lanes& lanes) const {
-        const typename PointRuns<d>::Call call = PointRuns<d>{grid.M, P}.call(g);
-        update(call.first, lanes, call.stored_from);
+        const int first = P * g + P <= grid.M + 1 ? P * g : grid.M + 1 - P;
+        update(first, lanes, P * g - first);
     }
 
     // The points first .. first + P - 1: every lane sums its nodes of every layer, the lanes add up; then each

@@ -177,23 +177,6 @@ struct TensorSplineEvaluator {
     __host__ __device__ static double axis2_sum(const double* row, const AxisStencil& a2) {
         return weighted_four(a2.w, row + a2.cell, 1);
     }
-    // The run form of axis2_sum, for P neighbouring points of a row (NeighbourExpectations, sweep_functors.h):
-    // whether the points index .. index + P - 1 along axis 2 moved by the node all land in cells of the grid, and
-    // then their P sums from the P + 3 staged values from the first one's cell, each as axis2_sum forms it (a point
-    // reads 1 + 3 / P staged values per function instead of 4).
-    __host__ __device__ bool axis2_run_inside(int index, const AxisNode<Shift>& node, int P) const {
-        return shifted_cell_inside(index, node.shift.cells, M - (P - 1));
-    }
-    template <int P>
-    __host__ __device__ static RunValues<P> axis2_run(const double* row, int cell, const double w[4]) {
-        double v[P + 3];
-        BSDE_DEVICE_UNROLL(P + 3)
-        for (int k = 0; k < P + 3; ++k) v[k] = row[cell + k];
-        RunValues<P> r;
-        BSDE_DEVICE_UNROLL(P)
-        for (int p = 0; p < P; ++p) r.at[p] = weighted_four(w, v + p, 1);
-        return r;
-    }
 };
 
 template <class Context>

@@ -119,45 +119,6 @@ struct EveryArgumentDriver {
     }
 };
 
-// Blocks of calls of P points (PointRuns) with the staged rule against each point's direct rule.
-template <int P>
-void check_staged_runs(const TensorSplineEvaluator& evaluate, const LayerView& layer, const GridPoints<2>& grid,
-                       const DriverAt<EveryArgumentDriver>& driver,
-                       const std::vector<AxisNode<TensorSplineEvaluator::Shift>>& row,
-                       const GaussHermiteOnGrid<TensorSplineEvaluator::Shift>& direct, double variance_dx2) {
-    const int m = evaluate.M, L = static_cast<int>(row.size()), functions = layer.functions;
-    const PointRuns<2> runs{m, P};
-    for (int first : {0, 9, 40, runs.calls() - 17}) {  // blocks of 17 calls: 2 to 4 rows
-        const int last = std::min(runs.calls(), first + 17) - 1;
-        const int rows = runs.last_point(last) / (m + 1) - runs.call(first).first / (m + 1) + 1;
-        const int buffer = functions * rows * (m + 3);  // stride: a whole row
-        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> staged{row.data(), L, {m + 3, buffer}};
-        std::vector<double> stage(2 * buffer, 0.0);
-        for (int g = first; g <= last; ++g) {
-            const int i = runs.call(g).first;
-            auto got = NeighbourExpectations<EveryArgumentDriver, TensorSplineEvaluator, P>::of(evaluate, layer, grid,
-                                                                                                i, driver);
-            staged(1, got, SequentialBlock{stage.data(), first, last});
-            for (int p = 0; p < P; ++p) {
-                LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> expected{evaluate, layer,
-                                                                                      grid.site(i + p), driver};
-                direct(1, expected, SingleLane{});
-                const auto& at = got.at[p];
-                const std::string where = std::to_string(P) + " points per call, variance " +
-                                          std::to_string(variance_dx2) + " dx^2, calls " + std::to_string(first) +
-                                          ".." + std::to_string(last) + ", point (" + std::to_string((i + p) / (m + 1)) +
-                                          ", " + std::to_string((i + p) % (m + 1)) + ")";
-                check_close(where + ": E[y]", expected.y, at.y, 1e-13, 1.0);
-                check_close(where + ": E[f]", expected.f, at.f, 1e-13, 1.0);
-                for (int k = 0; k < 2; ++k) {
-                    check_close(where + ": E[z]", expected.z[k], at.z[k], 1e-13, 1.0);
-                    check_close(where + ": E[f dW]", expected.f_dw[k], at.f_dw[k], 1e-13, 1.0);
-                }
-            }
-        }
-    }
-}
-
 BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
     constexpr int m = 20, functions = 3, points = (m + 1) * (m + 1), L = 8;
     const double lo = -2.0, h = 4.0 / m;
@@ -198,31 +159,6 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
                 }
             }
         }
-    }
-}
-
-BOOST_AUTO_TEST_CASE(tensor_spline_staged_runs_equal_direct) {
-    BOOST_TEST_MESSAGE("the staged rule with runs of 2 and 3 neighbouring points of a row per call (the cuda pass's "
-                       "calls, PointRuns) gives each point the expectations of the direct rule: blocks of calls across "
-                       "rows, rows whose last call overlaps the one before, nodes that move a run past the edges");
-    constexpr int m = 20, functions = 3, points = (m + 1) * (m + 1), L = 8;
-    const double lo = -2.0, h = 4.0 / m;
-    const TensorSplineEvaluator evaluate{m, lo, h};
-    const int data_size = (m + 3) * (m + 3);
-    std::vector<double> layer_storage(arbitrary_numbers(functions * (points + data_size), 11));
-    const LayerView layer{layer_storage.data(), points, data_size, functions};
-    const GridPoints<2> grid{lo, h, m};
-    const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
-    const GaussHermiteRule rule = gauss_hermite(L);
-    for (double variance : {0.05 * h * h, 0.6 * h * h, 5.0 * h * h}) {
-        std::vector<AxisNode<TensorSplineEvaluator::Shift>> row;
-        for (int l = 0; l < L; ++l) {
-            const double dW = std::sqrt(2.0 * variance) * rule.nodes[l];
-            row.push_back({dW, rule.weights[l] / std::sqrt(3.14159265358979323846), evaluate.shift(dW)});
-        }
-        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> direct{row.data(), L, {0, 0}};
-        check_staged_runs<2>(evaluate, layer, grid, driver, row, direct, variance / (h * h));
-        check_staged_runs<3>(evaluate, layer, grid, driver, row, direct, variance / (h * h));
     }
 }
 

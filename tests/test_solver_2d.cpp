@@ -10,9 +10,8 @@ using namespace bsde::test;
 namespace {
 
 SolveResult solve_2d(const std::string& problem, InterpolationKind interpolation, int K, int N,
-                     Startup startup = Startup::exact, Backend backend = Backend::omp, int points_per_call = 0) {
+                     Startup startup = Startup::exact, Backend backend = Backend::omp) {
     SchemeSettings s;
-    s.points_per_call = points_per_call;
     s.Ky = s.Kz = K;
     s.N = N;
     s.T = 1.0;
@@ -89,36 +88,14 @@ BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal_2d) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(points_per_call_give_the_same_solution_2d) {
-    BOOST_TEST_MESSAGE("serial, ex4 and ex5 (its kinked terminal layer), tensor spline, K = 2, N = 8: the pass with 2 or 3 "
-                       "neighbouring points of a row per call gives the y(w), z(w) of one point per call exactly (on the "
-                       "host each point of a call by itself: the calls' points and the points they store)");
-    for (const char* problem : {"ex4", "ex5"}) {
-        const SolveResult single =
-            solve_2d(problem, InterpolationKind::spline, 2, 8, Startup::multistep, Backend::serial, 1);
-        for (int P = 2; P <= max_points_per_call; ++P) {
-            const SolveResult run = solve_2d(problem, InterpolationKind::spline, 2, 8, Startup::multistep, Backend::serial, P);
-            check_same_solution(std::string(problem) + ", " + std::to_string(P) + " points per call", single, run, 0.0);
-        }
-    }
-}
-
 BOOST_AUTO_TEST_CASE(cuda_equals_serial_2d, *bsde::test::needs_cuda()) {
-    BOOST_TEST_MESSAGE("ex4 and ex5, K = 2, N = 8, both interpolations: cuda gives the serial y_0(w), z_0(w) to 1e-12 "
-                       "relative; with the tensor spline also with 1, 2 and 3 points per call (the staged pass's runs)");
-    for (const char* problem : {"ex4", "ex5"}) {
+    BOOST_TEST_MESSAGE("ex4 and ex5, K = 2, N = 8, both interpolations: cuda gives the serial y_0(w), z_0(w) to 1e-12 relative");
+    for (const char* problem : {"ex4", "ex5"})
         for (InterpolationKind interpolation : interpolations) {
             const SolveResult serial = solve_2d(problem, interpolation, 2, 8, Startup::multistep, Backend::serial);
             const SolveResult cuda = solve_2d(problem, interpolation, 2, 8, Startup::multistep, Backend::cuda);
             check_same_solution(std::string(problem) + " " + to_string(interpolation), serial, cuda, 1e-12);
         }
-        const SolveResult serial = solve_2d(problem, InterpolationKind::spline, 2, 8, Startup::multistep, Backend::serial);
-        for (int P = 1; P <= max_points_per_call; ++P) {
-            const SolveResult cuda = solve_2d(problem, InterpolationKind::spline, 2, 8, Startup::multistep, Backend::cuda, P);
-            check_same_solution(std::string(problem) + " on cuda, " + std::to_string(P) + " points per call", serial,
-                                cuda, 1e-12);
-        }
-    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

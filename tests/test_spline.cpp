@@ -310,7 +310,7 @@ BOOST_AUTO_TEST_CASE(inverse_band_tables) {
 template <int P>
 void check_run_form(const CellCubicColumn& column, int entries, const CellWeights& w, double t) {
     for (int cell = 0; cell + P < entries; ++cell) {
-        const RunValues<P> run = column.run<P>(cell, w);
+        const CellCubicColumn::Run<P> run = column.run<P>(cell, w);
         for (int p = 0; p < P; ++p) {
             const double single = column(cell + p, w);
             BOOST_CHECK_MESSAGE(run.at[p] == single, "run of " << P << " from cell " << cell << ", t = " << t
