@@ -34,7 +34,7 @@ CORE_SRC := algorithms/gauss_hermite.cpp algorithms/multistep_weights.cpp algori
             algorithms/cubic_spline.cpp algorithms/spline_inverse_band.cpp algorithms/solver.cpp algorithms/backend.cpp \
             problems/registry.cpp src/backend_serial.cpp src/backend_omp.cpp
 CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/study.cpp src/study_output.cpp src/progress.cpp \
-            src/bench.cpp
+            src/bench.cpp src/build_info.cpp
 TEST_SRC := $(wildcard tests/*.cpp)
 
 ifneq ($(NVCC),)
@@ -54,7 +54,7 @@ LDLIBS   := $(CUDA_LIBS) -Wl,--push-state,-Bstatic -lgomp -Wl,--pop-state -lpthr
 BSDE  := $(BUILD)/bin/bsde
 TESTS := $(BUILD)/bin/bsde_tests
 
-.PHONY: all run test deps clean
+.PHONY: all run test deps clean FORCE
 all: deps $(BSDE) $(TESTS)
 
 # Boost.Program_options, Boost.Test and gnuplot (the plots of bsde study, which runs without it too)
@@ -89,6 +89,16 @@ $(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps
 	$(CXX) -o $@ $^ $(BOOST_PO) $(LDLIBS)
 
 $(BUILD)/src/backend_omp.o: CXXFLAGS += -fopenmp
+
+# The commit the binaries are built from (bsde --version; the records of bench and study name it), "-dirty" with
+# uncommitted changes; build_commit.txt is rewritten only when it changes, so that build_info.o is rebuilt then.
+BUILD_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+$(BUILD)/build_commit.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BUILD_COMMIT)' | cmp -s - $@ || echo '$(BUILD_COMMIT)' > $@
+$(BUILD)/src/build_info.o: $(BUILD)/build_commit.txt
+$(BUILD)/src/build_info.o: CPPFLAGS += -DBSDE_BUILD_COMMIT='"$(BUILD_COMMIT)"'
+FORCE:
 
 $(BUILD)/%.o: %.cpp | deps
 	@mkdir -p $(@D)

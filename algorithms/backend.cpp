@@ -24,6 +24,11 @@ bool backend_available(Backend backend) {
     return backend != Backend::cuda || cuda_backend_ops() != nullptr;
 }
 
+std::string available_backends_text() {
+    return backend_available(Backend::cuda) ? "serial, omp, cuda (" + backend_ops(Backend::cuda).description() + ")"
+                                            : "serial, omp; no cuda: " + cuda_unavailable_reason();
+}
+
 Backend default_backend() { return backend_available(Backend::cuda) ? Backend::cuda : Backend::omp; }
 
 const BackendOps& backend_ops(Backend backend) {

@@ -59,6 +59,10 @@ Backend default_backend();  // cuda when a device is present, else omp
 // The backend's operations; throws DeviceError when it is not available.
 const BackendOps& backend_ops(Backend backend);
 
+// The backends this binary runs on this machine, with cuda's device ("serial, omp, cuda (NVIDIA H200)"), or why
+// cuda is not among them ("serial, omp; no cuda: ...").
+std::string available_backends_text();
+
 // Implemented by the backend translation units.
 const BackendOps& serial_backend_ops();
 const BackendOps& omp_backend_ops();

@@ -6,7 +6,7 @@ out=${OUT:-out}
 mkdir -p "$out"
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  build/bin/bsde --version  # the commit the binary was built from (the host's copy of .git may be stale)
   ls /usr/local/cuda/lib64/libcusparse.so* 2>&1 | head -3
 } | tee "$out/device.txt"
 build/bin/bsde_tests 2>&1 | tee "$out/tests.log" | tail -5

@@ -26,7 +26,7 @@ bsde=${BSDE:-build/bin/bsde}
 mkdir -p "$out"
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  "$bsde" --version  # the commit the binary was built from (the host's copy of .git may be stale)
 } > "$out/device.txt"
 for stage in "$@"; do
   case $stage in

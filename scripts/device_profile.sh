@@ -4,7 +4,7 @@
 # warp-state sections), and summarises the SASS of the pass kernels (instruction counts per kernel).
 # usage: scripts/device_profile.sh (after make); outputs under $OUT (or ./out)
 out=${OUT:-out}; mkdir -p $out
-nvidia-smi --query-gpu=name --format=csv,noheader > $out/device.txt
+{ nvidia-smi --query-gpu=name --format=csv,noheader; build/bin/bsde --version; } > $out/device.txt
 cuobjdump -sass build/bin/bsde > $out/sass.txt 2>&1
 python3 - "$out/sass.txt" > $out/sass_summary.txt <<'PY'
 import sys,re

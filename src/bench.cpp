@@ -13,6 +13,7 @@
 
 #include "../algorithms/errors.h"
 #include "../problems/registry.h"
+#include "build_info.h"
 #include "options.h"
 #include "progress.h"
 #include "report.h"
@@ -388,6 +389,7 @@ void write_bench_markdown(std::ostream& out, const std::vector<BenchResult>& res
     if (!command.empty()) out << "- command: `" << command << "`\n";
     out << "- devices:";
     for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ";" : "") << " " << devices[i];
+    out << "\n- build: bsde at commit `" << build_commit() << "`";
     out << "\n- a benchmark, not a test: nothing is compared with a target\n\n";
     write_markdown_table(out, bench_table(results, TableStyle::display));
     out << "\n";
@@ -469,7 +471,7 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
     out << bench_notes(results, repeats);
     out << "devices:";
     for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ";" : "") << " " << devices[i];
-    out << "\n";
+    out << "\nbuild: bsde at commit " << build_commit() << "\n";
     if (dir.empty()) return 0;
     write_csv(csv->stream(), bench_table(results, TableStyle::csv));
     write_bench_markdown(markdown->stream(), results, command, repeats, devices);

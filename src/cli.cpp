@@ -8,6 +8,7 @@
 #include "../algorithms/backend.h"
 #include "../algorithms/errors.h"
 #include "bench.h"
+#include "build_info.h"
 #include "options.h"
 #include "progress.h"
 #include "report.h"
@@ -60,6 +61,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         const bool show_progress = &err == &std::cerr && stderr_is_terminal();
         if (invocation.help) {
             out << help_text();
+            return 0;
+        }
+        if (invocation.version) {
+            out << version_text();
             return 0;
         }
         if (invocation.command == "coefficients") print_coefficients(out, invocation.settings.K());

@@ -28,6 +28,7 @@ po::options_description command_line_options() {
     po::options_description options("Command line only");
     options.add_options()
         ("help,h", "print this help")
+        ("version", "print the commit this bsde was built from and the backends it runs here")
         ("config", po::value<std::string>()->value_name("FILE"),
          "INI file with any of the options below (key = value); the command line wins");
     return options;
@@ -187,8 +188,9 @@ void read_config_file(const std::string& path, const po::options_description& op
         const po::option_description* option = options.find_nothrow(key, false);
         if (option == nullptr || option->long_name() != key)
             throw InputError(where + "unknown key '" + key + "'" +
-                             (key == "config" || key == "help" ? " (it is for the command line only)"
-                                                               : " (bsde --help lists the options)"));
+                             (key == "config" || key == "help" || key == "version"
+                                  ? " (it is for the command line only)"
+                                  : " (bsde --help lists the options)"));
         if (value.empty()) throw InputError(where + "no value for '" + key + "'");
         const auto [first, inserted] = origin.lines.emplace(key, number);
         if (!inserted)
@@ -274,7 +276,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         throw InputError(e.what());
     }
     invocation.help = vm.count("help") > 0;
-    if (invocation.help) return invocation;
+    invocation.version = vm.count("version") > 0;
+    if (invocation.help || invocation.version) return invocation;
     if (invocation.command.empty()) throw InputError("no command given: try 'bsde --help'");
     if (vm.count("config")) {
         for (const auto& given : vm) origin.command_line.insert(given.first);

@@ -10,8 +10,9 @@
 namespace bsde {
 
 struct Invocation {
-    std::string command;  // solve, study, bench, coefficients, grid, problems; empty with --help alone
+    std::string command;  // solve, study, bench, coefficients, grid, problems; empty with --help or --version alone
     bool help = false;
+    bool version = false;
     std::string problem;
     SchemeSettings settings;
     Backend backend = Backend::omp;

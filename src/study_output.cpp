@@ -16,6 +16,7 @@
 
 #include "../algorithms/errors.h"
 #include "../problems/registry.h"
+#include "build_info.h"
 #include "options.h"
 #include "report.h"
 #include "study.h"
@@ -235,6 +236,7 @@ void write_markdown(std::ostream& out, const Study& study) {
     const ProblemInfo& problem = find_problem(study.problem);
     out << "# bsde study: " << study.problem << "\n\n";
     if (!study.command.empty()) out << "- command: `" << study.command << "`\n";
+    out << "- build: bsde at commit `" << build_commit() << "`\n";
     out << "- problem: " << problem.name << " (" << problem.alias << ", " << problem.description << "), T = "
         << format("%g", s.T) << ", R = " << format("%g", s.R) << ", L = " << s.L;
     for (const auto& [name, value] : s.problem_parameters) out << ", " << name << " = " << format("%g", value);
@@ -381,6 +383,7 @@ int study_command(const Invocation& invocation, const std::string& command, std:
     for (const std::string& warning : study.warnings) err << "bsde: warning: " << warning << "\n";
     write_text_table(out, study_table(study, TableStyle::display));
     out << study_notes(study);
+    out << "build: bsde at commit " << build_commit() << "\n";
     if (dir.empty()) return 0;
 
     write_csv(csv->stream(), study_table(study, TableStyle::csv));

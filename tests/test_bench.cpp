@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../src/bench.h"
+#include "../src/build_info.h"
 #include "../src/cli.h"
 #include "../src/study.h"
 #include "cli_support.h"
@@ -279,6 +280,8 @@ BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
     BOOST_CHECK(serial.find("ex1:K=2:N=8") == 0 && serial.find("serial") != std::string::npos);
     BOOST_CHECK(omp.find("ex1:K=2:N=8") == 0 && omp.find("omp") != std::string::npos);
     BOOST_CHECK(r.out.find("the pass's own time is the sum of its spans") != std::string::npos);
+    BOOST_CHECK_MESSAGE(r.out.find("build: bsde at commit " + build_commit()) != std::string::npos,
+                        "the output does not name the build's commit " << build_commit() << ":\n" << r.out);
     std::ifstream csv(dir + "/bench.csv"), markdown(dir + "/bench.md");
     BOOST_REQUIRE(csv && markdown);
     const Table table = read_csv(csv);

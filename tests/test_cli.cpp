@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -112,6 +113,23 @@ BOOST_AUTO_TEST_CASE(help_prints_usage) {
                             joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
         BOOST_CHECK_MESSAGE(r.out.find("Usage: bsde") != std::string::npos,
                             joined(args) << ": expected 'Usage: bsde' on out, got '" << r.out << "'");
+        BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(version_names_the_build) {
+    BOOST_TEST_MESSAGE("--version exits 0 and prints the commit the binary was built from (git describe: hex, maybe "
+                       "-dirty, or unknown outside a git checkout) and the backends, nothing on err");
+    const std::regex commit("built from commit ([0-9a-f]{7,}(-dirty)?|unknown)\n");
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"--version"}, {"solve", "--version"}}) {
+        const CliResult r = run(args);
+        BOOST_CHECK_MESSAGE(r.code == 0,
+                            joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
+        BOOST_CHECK_MESSAGE(std::regex_search(r.out, commit),
+                            joined(args) << ": expected 'built from commit <hex>' on out, got '" << r.out << "'");
+        BOOST_CHECK_MESSAGE(r.out.find("backends: serial, omp") != std::string::npos,
+                            joined(args) << ": expected 'backends: serial, omp' on out, got '" << r.out << "'");
         BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
     }
 }

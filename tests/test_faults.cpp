@@ -141,6 +141,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", ini("section.ini", "[scheme]\nK = 3\n")}, 2, "section.ini' line 1: '[scheme]': sections are not used"},
         {{"grid", "--config", ini("dashes.ini", "--N = 64\n")}, 2, "dashes.ini' line 1: '--N' is not an option name"},
         {{"grid", "--config", ini("nested.ini", "config = other.ini\n")}, 2, "nested.ini' line 1: unknown key 'config' (it is for the command line only)"},
+        {{"grid", "--config", ini("version.ini", "version = 1\n")}, 2, "version.ini' line 1: unknown key 'version' (it is for the command line only)"},
         {{"grid", "--config", ini("type.ini", "K = 3\nT = x\n")}, 2, "type.ini' line 2: T = x: the argument ('x') for option 'T' is invalid"},
         {{"solve", "--config", ini("bool.ini", "strict = maybe\n")}, 2, "bool.ini' line 1: strict = maybe"},
         // config files: values the validation rejects, with the line where the file set them

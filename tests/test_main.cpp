@@ -16,11 +16,8 @@ bool init_tests() { return true; }  // test cases register themselves
 
 int main(int argc, char* argv[]) {
     namespace ut = boost::unit_test;
-    std::cout << "backends: serial, omp"
-              << (bsde::backend_available(bsde::Backend::cuda)
-                      ? ", cuda (" + bsde::backend_ops(bsde::Backend::cuda).description() + ")"
-                      : std::string("; cuda suites skipped: ") + bsde::cuda_unavailable_reason())
-              << std::endl;
+    std::cout << "backends: " << bsde::available_backends_text()
+              << (bsde::backend_available(bsde::Backend::cuda) ? "" : "; the cuda suites are skipped") << std::endl;
     const int status = ut::unit_test_main(&init_tests, argc, argv);
     const ut::test_results& results = ut::results_collector.results(ut::framework::master_test_suite().p_id);
     if (results.p_test_cases_skipped > 0)

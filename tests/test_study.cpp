@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../algorithms/errors.h"
+#include "../src/build_info.h"
 #include "../src/cli.h"
 #include "../src/progress.h"
 #include "../src/study.h"
@@ -323,6 +324,8 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     const CliResult r = run(args);
     BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
     BOOST_CHECK_MESSAGE(r.out.find("omp/serial") != std::string::npos, "no speedup column in:\n" << r.out);
+    BOOST_CHECK_MESSAGE(r.out.find("build: bsde at commit " + build_commit()) != std::string::npos,
+                        "the output does not name the build's commit " << build_commit() << ":\n" << r.out);
     for (const char* file : {"study.csv", "study.md", "study.gp"})
         BOOST_CHECK_MESSAGE(exists(dir + "/" + file), dir << "/" << file << " was not written");
     BOOST_CHECK_MESSAGE(!exists(dir + "/study.csv.partial"), "study.csv.partial remains");
