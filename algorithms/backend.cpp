@@ -25,7 +25,7 @@ bool backend_available(Backend backend) {
 }
 
 std::string available_backends_text() {
-    return backend_available(Backend::cuda) ? "serial, omp, cuda (" + backend_ops(Backend::cuda).description() + ")"
+    return backend_available(Backend::cuda) ? "serial, omp, " + backend_ops(Backend::cuda).description()
                                             : "serial, omp; no cuda: " + cuda_unavailable_reason();
 }
 
