@@ -8,10 +8,10 @@
 namespace bsde {
 
 // A number in a message as the user would write it: %g with up to 15 significant digits ("0.001",
-// "1e-05", "inf", "nan"), never std::to_string's "0.001000".
-inline std::string format_number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.15g", value);
+// "1e-05", "inf", "nan"), never std::to_string's "0.001000"; or by another printf conversion of one double.
+inline std::string format_number(double value, const char* spec = "%.15g") {
+    char text[64];
+    std::snprintf(text, sizeof text, spec, value);
     return text;
 }
 

@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "gauss_hermite.h"
 #include "grid.h"
+#include "stability.h"
 
 namespace bsde {
 
@@ -108,6 +109,13 @@ void validate(const SchemeSettings& s, int dimension) {
     require(ring <= INT_MAX, grid + "has M = " + std::to_string(M) + " intervals: its layers hold " +
                                  format_number(ring) +
                                  " values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R");
+
+    // The fully discrete scheme's stability on this grid (stability.h).
+    if (!s.allow_unstable) {
+        const StabilityEstimate stability = estimate_stability(s, dimension);
+        require(stability.growth_over_run <= stability_error_growth,
+                stability_warning(stability, s, dimension) + "; --allow-unstable runs it anyway");
+    }
 }
 
 double SolveResult::z0_error() const {

@@ -54,6 +54,9 @@ struct SchemeSettings {
     // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);
     // otherwise it is reported in SolveResult::picard_warning and the run goes on.
     bool picard_strict = false;
+    // --allow-unstable: run settings whose grid modes the von Neumann analysis finds growing by more than
+    // stability_error_growth over the run (stability.h), which validate() otherwise refuses.
+    bool allow_unstable = false;
     // Times the phases of every step (SolveResult::phase_seconds) by marks in the context's work (on cuda events
     // on the stream: nothing waits for them) (bsde bench).
     bool time_phases = false;

@@ -7,6 +7,8 @@
 
 #include "../algorithms/backend.h"
 #include "../algorithms/errors.h"
+#include "../algorithms/stability.h"
+#include "../problems/registry.h"
 #include "bench.h"
 #include "build_info.h"
 #include "options.h"
@@ -44,11 +46,14 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     const SolveResult result = ops.solve(invocation.problem, settings);
     progress.clear();
     if (!result.picard_warning.empty()) err << "bsde: warning: " << one_line(result.picard_warning) << "\n";
+    const StabilityEstimate stability = estimate_stability(settings, result.dimension);
+    const std::string unstable = stability_warning(stability, settings, result.dimension);
+    if (!unstable.empty()) err << "bsde: warning: " << one_line(unstable) << "\n";
     if (csv) {
         write_solution_csv(csv->stream(), result);
         csv->commit();
     }
-    print_solve_report(out, invocation, result);
+    print_solve_report(out, invocation, result, stability);
     return 0;
 }
 
@@ -68,7 +73,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             return 0;
         }
         if (invocation.command == "coefficients") print_coefficients(out, invocation.settings.K());
-        else if (invocation.command == "grid") print_grid(out, invocation.settings);
+        else if (invocation.command == "grid")
+            print_grid(out, invocation.settings, find_problem(invocation.problem).dimension);
         else if (invocation.command == "problems") print_problems(out);
         else if (invocation.command == "study") {
             std::string command = "bsde";

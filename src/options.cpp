@@ -52,6 +52,9 @@ po::options_description shared_options() {
         ("strict", po::value<bool>()->implicit_value(true)->zero_tokens(),
          "a step where Picard ends above its tolerance is an error (exit code 3), not a warning "
          "(config file: strict = true)")
+        ("allow-unstable", po::value<bool>()->implicit_value(true)->zero_tokens(),
+         "run settings that the stability analysis finds unstable (grid modes growing by more than 1e8 over the "
+         "run; README, Stability) instead of refusing them (config file: allow-unstable = true)")
         ("startup", po::value<std::string>()->value_name("METHOD"),
          "start-up layers: multistep (default; the scheme on a finer step) or exact (verification only)")
         ("startup-substeps", po::value<int>()->value_name("S"),
@@ -324,7 +327,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     take(vm, "Kz", s.Kz);
     // Options of a solve are refused by the commands that solve nothing, rather than ignored.
     if (invocation.command == "coefficients" || invocation.command == "grid" || invocation.command == "problems")
-        for (const char* name : {"output", "backend", "strict"})
+        for (const char* name : {"output", "backend", "strict", "allow-unstable"})
             if (vm.count(name))
                 throw InputError(std::string("--") + name + ": bsde " + invocation.command +
                                  " solves nothing (it is an option of bsde solve)");
@@ -379,6 +382,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     take(vm, "output", invocation.output);
     if (vm.count("output") && invocation.output.empty()) throw InputError("--output '': an empty file name");
     take(vm, "strict", s.picard_strict);
+    take(vm, "allow-unstable", s.allow_unstable);
     if (vm.count("startup-substeps") && s.startup == Startup::exact)
         throw InputError("--startup-substeps: only for --startup multistep (the exact start-up takes no substeps)");
     if (study) {

@@ -35,13 +35,15 @@ void print_coefficients(std::ostream& out, int K) {
     print_weight_table(out, "gamma^1_{K,j}, j = 0..K (the z equation; paper's Table 2):", K, gamma_z_weights);
 }
 
-void print_grid(std::ostream& out, const SchemeSettings& s) {
+void print_grid(std::ostream& out, const SchemeSettings& s, int dimension) {
     const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R};
     out << "Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", T = " << s.T << ", R = " << s.R
         << " (q = " << matched_order(s.Ky, s.Kz) << ")\n"
         << std::setprecision(10) << "M  = " << space.M << "\n"
         << "dx = " << space.dx() << "\n"
-        << "dt = " << s.T / s.N << "\n";
+        << "dt = " << s.T / s.N << "\n"
+        << "stability with L = " << s.L << " and the " << to_string(s.interpolation) << " interpolation: "
+        << describe(estimate_stability(s, dimension), s) << "\n";
 }
 
 void print_problems(std::ostream& out) {
@@ -58,7 +60,8 @@ void print_value(std::ostream& out, const char* label, double value, bool has_ex
     out << std::defaultfloat << "\n";
 }
 
-void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r) {
+void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r,
+                        const StabilityEstimate& stability) {
     const SchemeSettings& s = inv.settings;
     out << std::setprecision(10);
     out << "problem   " << r.problem << "\n"
@@ -89,6 +92,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         out << "startup   multistep scheme on dt/" << r.startup_substeps << ", orders raised step by step\n";
     else
         out << "startup   none needed (K = 1)\n";
+    out << "stability " << describe(stability, s) << " (von Neumann analysis; README, Stability)"
+        << (stability.growth_over_run > stability_warning_growth ? "; UNSTABLE (warning on stderr)" : "") << "\n";
     out << "backend   " << r.device << "\n";
     print_value(out, "y_0      ", r.y0, r.has_exact, r.y0_exact);
     for (std::size_t k = 0; k < r.z0.size(); ++k)

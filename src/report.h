@@ -5,14 +5,16 @@
 #include <string>
 
 #include "../algorithms/solver.h"
+#include "../algorithms/stability.h"
 #include "options.h"
 
 namespace bsde {
 
 void print_coefficients(std::ostream& out, int K);
-void print_grid(std::ostream& out, const SchemeSettings& settings);
+void print_grid(std::ostream& out, const SchemeSettings& settings, int dimension);  // with the stability estimate
 void print_problems(std::ostream& out);
-void print_solve_report(std::ostream& out, const Invocation& invocation, const SolveResult& result);
+void print_solve_report(std::ostream& out, const Invocation& invocation, const SolveResult& result,
+                        const StabilityEstimate& stability);
 
 // A file written under a temporary name and renamed when complete, so an interrupted run never
 // leaves a truncated file. Opening checks the path is writable before any work starts.

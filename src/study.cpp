@@ -12,6 +12,7 @@
 
 #include "../algorithms/errors.h"
 #include "../algorithms/grid.h"
+#include "../algorithms/stability.h"
 #include "../problems/registry.h"
 #include "options.h"
 #include "progress.h"
@@ -82,16 +83,20 @@ std::vector<Backend> parse_backend_list(const std::string& text) {
     return ordered;
 }
 
+// The settings of the study's case K, N.
+static SchemeSettings case_settings(const SchemeSettings& base, int K, int N) {
+    SchemeSettings s = base;
+    s.Ky = s.Kz = K;
+    s.N = N;
+    return s;
+}
+
 void validate_study(const Invocation& invocation) {
     if (!std::isfinite(invocation.max_seconds) || invocation.max_seconds < 0)
         throw InputError("--max-seconds " + format("%g", invocation.max_seconds) + ": must be >= 0 (0 = no limit)");
     for (int K : invocation.Ks)
-        for (int N : invocation.Ns) {
-            SchemeSettings s = invocation.settings;
-            s.Ky = s.Kz = K;
-            s.N = N;
-            validate(s, find_problem(invocation.problem).dimension);
-        }
+        for (int N : invocation.Ns)
+            validate(case_settings(invocation.settings, K, N), find_problem(invocation.problem).dimension);
 }
 
 double observed_order(double error_coarse, int N_coarse, double error_fine, int N_fine) {
@@ -228,9 +233,7 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
     ProgressLine progress(show_progress);
     for (Backend b : study.backends) {
         if (b == Backend::serial || study.cases.empty()) continue;
-        SchemeSettings s = base;
-        s.Ky = s.Kz = study.cases.front().K;
-        s.N = study.cases.front().N;
+        SchemeSettings s = case_settings(base, study.cases.front().K, study.cases.front().N);
         if (progress.enabled()) s.progress = progress.for_solve("study: warm-up on " + to_string(b));
         try {
             backend_ops(b).solve(study.problem, s);
@@ -247,12 +250,15 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
     for (std::size_t i = 0; i < study.cases.size(); ++i) {
         StudyCase& c = study.cases[i];
         const std::vector<StudyCase> done(study.cases.begin(), study.cases.begin() + i);
+        {
+            const SchemeSettings s = case_settings(base, c.K, c.N);  // an unstable case (--allow-unstable) is warned of once
+            const std::string unstable = stability_warning(estimate_stability(s, problem.dimension), s, problem.dimension);
+            if (!unstable.empty()) study.warnings.push_back(unstable);
+        }
         for (Backend b : study.backends) {
             ++solve_number;
             if (left_out_by_time(done, b, c.K, c.N, study.max_seconds)) continue;
-            SchemeSettings s = base;
-            s.Ky = s.Kz = c.K;
-            s.N = c.N;
+            SchemeSettings s = case_settings(base, c.K, c.N);
             if (progress.enabled()) {
                 double after = 0;
                 for (std::size_t j = i; j < study.cases.size() && after >= 0; ++j)

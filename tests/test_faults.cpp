@@ -112,6 +112,10 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--output", "x.csv"}, 2, "--output: bsde grid solves nothing"},
         {{"coefficients", "--backend", "omp"}, 2, "--backend: bsde coefficients solves nothing"},
         {{"problems", "--strict"}, 2, "--strict: bsde problems solves nothing"},
+        {{"grid", "--allow-unstable"}, 2, "--allow-unstable: bsde grid solves nothing"},
+        // settings the stability analysis finds unstable (algorithms/stability.h)
+        {{"grid", "--problem", "ex2", "--K", "6", "--N", "2048"}, 2,
+         "--K 6, --N 2048, --L 32: the scheme is unstable on this grid: grid modes of about"},
         {{"solve", "--N", "64", "extra"}, 2, "unexpected argument 'extra'"},
         {{"solve", "--K", "3", "4"}, 2, "unexpected argument '4'"},
         // names with control characters stay on one line

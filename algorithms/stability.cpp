@@ -1,0 +1,210 @@
+#include "stability.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "cubic_hermite.h"
+#include "cubic_spline.h"
+#include "errors.h"
+#include "gauss_hermite.h"
+#include "grid.h"
+#include "grid_nodes.h"
+#include "multistep_weights.h"
+
+namespace bsde {
+namespace {
+
+using Complex = std::complex<double>;
+constexpr double pi = 3.14159265358979323846;
+
+// Modes sampled along one axis: theta = pi k / modes_1d (1D), pi k / modes_2d per axis (2D), k = 0..modes.
+constexpr int modes_1d = 1024;
+constexpr int modes_2d = 64;
+
+// The largest |root| of the polynomial with these coefficients (highest power first, the first nonzero), by the
+// Durand-Kerner iteration on its monic form.
+double largest_root_modulus(const std::vector<Complex>& coefficients) {
+    const int degree = static_cast<int>(coefficients.size()) - 1;
+    if (degree < 1) return 0.0;
+    std::vector<Complex> monic(coefficients.size());
+    for (std::size_t k = 0; k < coefficients.size(); ++k) monic[k] = coefficients[k] / coefficients[0];
+    double bound = 0.0;  // Cauchy's bound on the roots' moduli
+    for (int k = 1; k <= degree; ++k) bound = std::max(bound, std::abs(monic[k]));
+    bound += 1.0;
+    std::vector<Complex> roots(degree);
+    const Complex seed(0.4, 0.9);
+    for (int k = 0; k < degree; ++k) roots[k] = bound * std::pow(seed, k);
+    const auto value = [&](Complex x) {
+        Complex p = 1.0;
+        for (int k = 1; k <= degree; ++k) p = p * x + monic[k];
+        return p;
+    };
+    for (int iteration = 0; iteration < 1000; ++iteration) {
+        double change = 0.0;
+        for (int k = 0; k < degree; ++k) {
+            Complex denominator = 1.0;
+            for (int m = 0; m < degree; ++m)
+                if (m != k) denominator *= roots[k] - roots[m];
+            const Complex step = value(roots[k]) / denominator;
+            roots[k] -= step;
+            change = std::max(change, std::abs(step) / std::max(1.0, std::abs(roots[k])));
+        }
+        if (change <= 1e-14) break;
+    }
+    double largest = 0.0;
+    for (const Complex& r : roots) largest = std::max(largest, std::abs(r));
+    return largest;
+}
+
+// The scheme's linear part for one grid (the header's formulas).
+class ModeAnalysis {
+public:
+    ModeAnalysis(const SchemeSettings& s, int dimension)
+        : Ky_(s.Ky), Kz_(s.Kz), K_(s.K()), dimension_(dimension), N_(s.N), dt_(s.T / s.N),
+          dx_(SpaceGrid{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R}.dx()),
+          interpolation_(s.interpolation), gamma_z_(gamma_z_weights(s.Kz)) {
+        const GaussHermiteRule rule = gauss_hermite(s.L);
+        nodes_ = rule.nodes;
+        for (double w : rule.weights) weights_.push_back(w / std::sqrt(pi));
+    }
+
+    // A scan of the modes theta = pi k / modes along each axis, then the best one refined twice on a grid of
+    // spacing a quarter of the last around it.
+    StabilityEstimate estimate() const {
+        StabilityEstimate worst;
+        worst.growth_per_step = -1.0;
+        worst.dimension = dimension_;
+        const auto consider = [&](double theta1, const std::vector<Complex>& r1, double theta2,
+                                  const std::vector<Complex>& r2) {
+            std::vector<Complex> r = r1;
+            if (dimension_ == 2)
+                for (int j = 0; j < K_; ++j) r[j] *= r2[j];
+            bool z = true;
+            const double growth = growth_of(r, z);
+            if (growth > worst.growth_per_step) {
+                worst.growth_per_step = growth;
+                worst.theta[0] = theta1;
+                worst.theta[1] = theta2;
+                worst.z_recursion = z;
+            }
+        };
+        const int modes = dimension_ == 1 ? modes_1d : modes_2d;
+        std::vector<std::vector<Complex>> axis(modes + 1);  // r_j along one axis at theta = pi k / modes
+        for (int k = 0; k <= modes; ++k) axis[k] = layer_factors(pi * k / modes);
+        // theta = 0 along every axis is the constant mode, which the scheme keeps (r_j = 1, a root 1): left out.
+        if (dimension_ == 1) {
+            for (int k = 1; k <= modes; ++k) consider(pi * k / modes, axis[k], 0.0, axis[0]);
+        } else {
+            for (int k1 = 0; k1 <= modes; ++k1)
+                for (int k2 = std::max(k1, 1); k2 <= modes; ++k2)  // the factors are symmetric in the axes
+                    consider(pi * k1 / modes, axis[k1], pi * k2 / modes, axis[k2]);
+        }
+        double spacing = pi / modes;
+        for (int round = 0; round < 2; ++round) {
+            const double centre[2] = {worst.theta[0], worst.theta[1]};
+            spacing /= 4;
+            for (int a = -4; a <= 4; ++a) {
+                const double theta1 = centre[0] + a * spacing;
+                if (theta1 < 0 || theta1 > pi || (dimension_ == 1 && theta1 == 0)) continue;
+                const std::vector<Complex> r1 = layer_factors(theta1);
+                for (int b = dimension_ == 1 ? 0 : -4; b <= (dimension_ == 1 ? 0 : 4); ++b) {
+                    const double theta2 = centre[1] + b * spacing;
+                    if (dimension_ == 2 && (theta2 < 0 || theta2 > pi || (theta1 == 0 && theta2 == 0))) continue;
+                    consider(theta1, r1, theta2, dimension_ == 2 ? layer_factors(theta2) : r1);
+                }
+            }
+        }
+        worst.growth_over_run = std::pow(worst.growth_per_step, N_);
+        return worst;
+    }
+
+    // r_j, j = 1..K (at index j - 1): the rule's expectation of layer n+j applied to the mode along one axis.
+    std::vector<Complex> layer_factors(double theta) const {
+        const Complex next = std::polar(1.0, theta);  // e^(i theta)
+        const double c = std::cos(theta);
+        const Complex data = interpolation_ == InterpolationKind::spline
+                                 ? Complex(6.0 / (dx_ * dx_) * (2.0 * c - 2.0) / (2.0 * c + 4.0), 0.0)
+                                 : Complex(0.0, (8.0 * std::sin(theta) - std::sin(2.0 * theta)) / (6.0 * dx_));
+        std::vector<Complex> r(K_);
+        for (int j = 1; j <= K_; ++j) {
+            const double shift = std::sqrt(2.0 * j * dt_);
+            Complex sum = 0.0;
+            for (std::size_t l = 0; l < nodes_.size(); ++l) {
+                const CellShift cell = cell_shift(shift * nodes_[l], dx_);
+                const CellWeights w = interpolation_ == InterpolationKind::spline ? cubic_spline_weights(cell.t, dx_)
+                                                                                  : cubic_hermite_weights(cell.t, dx_);
+                sum += weights_[l] * std::polar(1.0, theta * cell.cells) *
+                       (w.v0 + w.v1 * next + data * (w.d0 + w.d1 * next));
+            }
+            r[j - 1] = sum;
+        }
+        return r;
+    }
+
+private:
+    int Ky_, Kz_, K_, dimension_, N_;
+    double dt_, dx_;
+    InterpolationKind interpolation_;
+    std::vector<double> gamma_z_, nodes_, weights_;
+
+    // The largest growth factor a step of a mode whose layers' factors are r: the z recursion's largest root or
+    // |r_Ky|^(1/Ky) (the y recursion's roots all have that modulus); z says whose.
+    double growth_of(const std::vector<Complex>& r, bool& z) const {
+        std::vector<Complex> polynomial(Kz_ + 1);
+        polynomial[0] = gamma_z_[0];
+        polynomial[1] = -(1.0 - gamma_z_[1]) * r[0];
+        for (int j = 2; j <= Kz_; ++j) polynomial[j] = gamma_z_[j] * r[j - 1];
+        const double z_growth = largest_root_modulus(polynomial);
+        const double y_growth = std::pow(std::abs(r[Ky_ - 1]), 1.0 / Ky_);
+        z = z_growth >= y_growth;
+        return std::max(z_growth, y_growth);
+    }
+};
+
+// "3.5 dx" for a mode theta along an axis (its wavelength 2 pi / theta grid steps), "flat" for theta = 0.
+std::string wavelength(double theta) { return theta > 0 ? format_number(2.0 * pi / theta, "%.1f dx") : "flat"; }
+
+std::string orders(const SchemeSettings& s) {
+    return s.Ky == s.Kz ? "--K " + std::to_string(s.Ky)
+                        : "--Ky " + std::to_string(s.Ky) + ", --Kz " + std::to_string(s.Kz);
+}
+
+}  // namespace
+
+std::vector<Complex> axis_expectation_factors(const SchemeSettings& settings, double theta) {
+    return ModeAnalysis(settings, 1).layer_factors(theta);
+}
+
+StabilityEstimate estimate_stability(const SchemeSettings& settings, int dimension) {
+    return ModeAnalysis(settings, dimension).estimate();
+}
+
+int smallest_stable_L(const SchemeSettings& settings, int dimension) {
+    SchemeSettings s = settings;
+    for (s.L = settings.L + 1; s.L <= gauss_hermite_max_points; ++s.L)
+        if (estimate_stability(s, dimension).growth_over_run <= stability_warning_growth) return s.L;
+    return 0;
+}
+
+std::string describe(const StabilityEstimate& e, const SchemeSettings& settings) {
+    if (e.growth_per_step <= 1.0) return "grid modes grow by at most " + format_number(e.growth_per_step, "%.5f") + " a step";
+    const std::string modes =
+        e.dimension == 2 ? "(" + wavelength(e.theta[0]) + ", " + wavelength(e.theta[1]) + ")" : wavelength(e.theta[0]);
+    return "grid modes of about " + modes + " grow by " + format_number(e.growth_per_step, "%.4f") + " a step, " +
+           format_number(e.growth_over_run, "%.1e") + " over the " + std::to_string(settings.N) + " steps (the " +
+           (e.z_recursion ? "z" : "y") + " recursion)";
+}
+
+std::string stability_warning(const StabilityEstimate& e, const SchemeSettings& settings, int dimension) {
+    if (e.growth_over_run <= stability_warning_growth) return "";
+    const int L = smallest_stable_L(settings, dimension);
+    return orders(settings) + ", --N " + std::to_string(settings.N) + ", --L " + std::to_string(settings.L) +
+           ": the scheme is unstable on this grid: " + describe(e, settings) + "; " +
+           (L > 0 ? "--L " + std::to_string(L) + " or more keeps them bounded, or a lower --K or --N"
+                  : "a lower --K or --N keeps them bounded") +
+           " (README, Stability)";
+}
+
+}  // namespace bsde

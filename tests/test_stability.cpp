@@ -1,0 +1,184 @@
+// The von Neumann analysis of the fully discrete scheme (algorithms/stability.h): its factor for a grid mode is
+// what the code's interpolation and Gauss-Hermite rule make of that mode, its smooth modes decay as under the exact
+// expectation, the paper's settings pass it, and what it calls unstable does blow up in the solver (and is refused
+// unless --allow-unstable).
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "../algorithms/errors.h"
+#include "../algorithms/gauss_hermite.h"
+#include "../algorithms/grid.h"
+#include "../algorithms/interpolation.h"
+#include "../algorithms/stability.h"
+#include "cli_support.h"
+#include "test_support.h"
+
+using namespace bsde;
+using namespace bsde::test;
+
+namespace {
+
+const double pi = 3.14159265358979323846;
+
+SchemeSettings settings(int K, int N, int L, double R, double T = 1.0,
+                        InterpolationKind interpolation = InterpolationKind::spline) {
+    SchemeSettings s;
+    s.Ky = s.Kz = K;
+    s.N = N;
+    s.L = L;
+    s.R = R;
+    s.T = T;
+    s.interpolation = interpolation;
+    return s;
+}
+
+// sum_l omega_l s(w_c + sqrt(2 j dt) a_l) for the code's 1D interpolant s of the grid values v_i = cos(theta i),
+// at the centre point c: the spline's moments by the serial tridiagonal solve (not-a-knot), the Hermite cubic's
+// slopes by FourthOrderSlopes.
+double rule_on_mode(const SchemeSettings& s, double theta, int j) {
+    const SpaceGrid grid{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R), s.R};
+    const int M = grid.M;
+    std::vector<double> values(M + 1), data(M + 1);
+    for (int i = 0; i <= M; ++i) values[i] = std::cos(theta * i);
+    const UniformGridLocator locator{-s.R, grid.dx(), M};
+    const auto expectation = [&](const auto& evaluate) {
+        const GaussHermiteRule rule = gauss_hermite(s.L);
+        const double shift = std::sqrt(2.0 * j * s.T / s.N);
+        double sum = 0.0;
+        for (int l = 0; l < s.L; ++l)
+            sum += rule.weights[l] / std::sqrt(pi) *
+                   evaluate(values.data(), data.data(), evaluate.locate(grid.point(M / 2) + shift * rule.nodes[l]));
+        return sum;
+    };
+    if (s.interpolation == InterpolationKind::hermite) {
+        const FourthOrderSlopes slopes{values.data(), data.data(), M, 1.0 / (12.0 * grid.dx())};
+        for (int i = 0; i <= M; ++i) slopes(i);
+        return expectation(CubicHermiteEvaluator{locator});
+    }
+    data = backend_ops(Backend::serial)
+               .spline_moments(values, M, 1, grid.dx(), SplineBoundary::not_a_knot, SplineSolve::tridiagonal);
+    return expectation(CubicSplineEvaluator{locator});
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(stability)
+
+BOOST_AUTO_TEST_CASE(mode_factors_are_the_rule_applied_to_the_interpolant) {
+    BOOST_TEST_MESSAGE("for grid values cos(theta i), the code's interpolant (spline, Hermite) under the Gauss-Hermite "
+                       "rule at the grid's centre c equals Re(r_j e^(i theta c)) of the analysis to 1e-9, theta = 0.3, "
+                       "1.2, 1.8, 2.9, layers j = 1..6 (K = 6, N = 256, L = 32, R = 16, M = 8192)");
+    for (InterpolationKind interpolation : {InterpolationKind::spline, InterpolationKind::hermite}) {
+        const SchemeSettings s = settings(6, 256, 32, 16.0, 1.0, interpolation);
+        const int centre = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R) / 2;
+        for (double theta : {0.3, 1.2, 1.8, 2.9}) {
+            const std::vector<std::complex<double>> r = axis_expectation_factors(s, theta);
+            for (int j = 1; j <= 6; ++j)
+                check_close(to_string(interpolation) + ", theta = " + format_number(theta) + ", j = " + std::to_string(j),
+                            rule_on_mode(s, theta, j), std::real(r[j - 1] * std::polar(1.0, theta * centre)), 1e-9);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(smooth_modes_decay_as_under_the_exact_expectation) {
+    BOOST_TEST_MESSAGE("for theta = 0.01, 0.05 (k = theta / dx) the factor r_j equals E[e^(i k dW)] = e^(-k^2 j dt / 2), "
+                       "dW ~ N(0, j dt), to 1e-7 (K = 6, N = 256, L = 32, both interpolations)");
+    for (InterpolationKind interpolation : {InterpolationKind::spline, InterpolationKind::hermite}) {
+        const SchemeSettings s = settings(6, 256, 32, 16.0, 1.0, interpolation);
+        const double dx = SpaceGrid{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R), s.R}.dx(), dt = s.T / s.N;
+        for (double theta : {0.01, 0.05}) {
+            const std::vector<std::complex<double>> r = axis_expectation_factors(s, theta);
+            const double k = theta / dx;
+            for (int j = 1; j <= 6; ++j) {
+                const std::string what = to_string(interpolation) + ", theta = " + format_number(theta) + ", j = " +
+                                         std::to_string(j);
+                check_close(what + " (real part)", std::exp(-k * k * j * dt / 2), std::real(r[j - 1]), 1e-7);
+                check_close(what + " (imaginary part)", 0.0, std::imag(r[j - 1]), 1e-7);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_papers_settings_are_stable) {
+    BOOST_TEST_MESSAGE("every (K, N) of the paper's tables grows by at most 1e3 over its run (their errors converge at the "
+                       "scheme's orders, in the paper and in docs/results): ex1, ex2 K = 1..6, N = 128..1024, L = 32, "
+                       "R = 16; ex3 (Table 8) N = 32..256, T = 0.33; ex4, ex5 (Tables 9, 11) K = 1..6, N = 8..64, L = 8, "
+                       "R = 8, spline and bicubic");
+    struct Table {
+        std::vector<int> Ns;
+        int L;
+        double R, T;
+        int dimension;
+        std::vector<InterpolationKind> interpolations;
+    };
+    const Table tables[] = {
+        {{128, 256, 512, 1024}, 32, 16.0, 1.0, 1, {InterpolationKind::spline}},
+        {{32, 64, 128, 256}, 32, 16.0, 0.33, 1, {InterpolationKind::spline}},
+        {{8, 16, 32, 64}, 8, 8.0, 1.0, 2, {InterpolationKind::spline, InterpolationKind::bicubic}},
+    };
+    for (const Table& table : tables)
+        for (InterpolationKind interpolation : table.interpolations)
+            for (int K = 1; K <= 6; ++K)
+                for (int N : table.Ns) {
+                    if (N < K + 1) continue;
+                    const SchemeSettings s = settings(K, N, table.L, table.R, table.T, interpolation);
+                    const StabilityEstimate e = estimate_stability(s, table.dimension);
+                    BOOST_CHECK_MESSAGE(e.growth_over_run <= stability_warning_growth,
+                                        table.dimension << "D " << to_string(interpolation) << " K = " << K << ", N = "
+                                                        << N << ", T = " << table.T << ": " << describe(e, s));
+                }
+}
+
+BOOST_AUTO_TEST_CASE(what_it_calls_unstable_blows_up) {
+    BOOST_TEST_MESSAGE("ex1 K = 6, N = 512, R = 5 on serial: with L = 8 the analysis finds growth above 1e20 over the run "
+                       "and the solve's z_0 error exceeds 1 (or the solve stops on a non-finite value); with L = 16 it "
+                       "finds none and the z_0 error is below 1e-6 (exact z_0 = 1/4)");
+    for (int L : {8, 16}) {
+        SchemeSettings s = settings(6, 512, L, 5.0);
+        s.allow_unstable = true;
+        const StabilityEstimate e = estimate_stability(s, 1);
+        const bool unstable = L == 8;
+        BOOST_CHECK_MESSAGE(unstable ? e.growth_over_run > 1e20 : e.growth_per_step <= 1.0,
+                            "L = " << L << ": " << describe(e, s));
+        double z_error = INFINITY;
+        try {
+            z_error = backend_ops(Backend::serial).solve("ex1", s).z0_error();
+        } catch (const NumericalError& failure) {
+            BOOST_TEST_MESSAGE("L = " << L << ": " << failure.what());
+        }
+        BOOST_CHECK_MESSAGE(unstable ? !(z_error <= 1.0) : z_error < 1e-6,
+                            "L = " << L << ": z_0 error " << scientific(z_error));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
+    BOOST_TEST_MESSAGE("bsde solve with settings the analysis finds unstable (ex1 K = 6, N = 512, L = 8, R = 1) exits 2 with "
+                       "one line naming the growth and --allow-unstable; with --allow-unstable it runs, warns on stderr "
+                       "and prints the stability line; a stable run prints its line and no warning");
+    const std::vector<std::string> unstable{"solve", "--problem", "ex1", "--K",  "6",         "--N",
+                                            "512",   "--L",       "8",   "--R",  "1",         "--backend",
+                                            "serial"};
+    const CliResult refused = run(unstable);
+    BOOST_CHECK_MESSAGE(refused.code == 2 && one_line(refused.err, "bsde: error: --K 6, --N 512, --L 8: the scheme is unstable") &&
+                            refused.err.find("--allow-unstable runs it anyway") != std::string::npos,
+                        joined(unstable) << ": exit " << refused.code << ", stderr " << shown(refused.err));
+    std::vector<std::string> allowed = unstable;
+    allowed.push_back("--allow-unstable");
+    const CliResult ran = run(allowed);
+    BOOST_CHECK_MESSAGE(ran.code == 0 || ran.code == 3, joined(allowed) << ": exit " << ran.code);
+    BOOST_CHECK_MESSAGE(ran.err.find("bsde: warning: --K 6, --N 512, --L 8: the scheme is unstable") != std::string::npos,
+                        joined(allowed) << ": stderr " << shown(ran.err));
+    if (ran.code == 0)
+        BOOST_CHECK_MESSAGE(ran.out.find("stability grid modes of about") != std::string::npos &&
+                                ran.out.find("UNSTABLE (warning on stderr)") != std::string::npos,
+                            joined(allowed) << ": " << ran.out);
+    const std::vector<std::string> stable{"solve", "--problem", "ex1", "--K", "3", "--N", "16", "--backend", "serial"};
+    const CliResult fine = run(stable);
+    BOOST_CHECK_MESSAGE(fine.code == 0 && fine.err.empty() &&
+                            fine.out.find("stability grid modes grow by at most") != std::string::npos,
+                        joined(stable) << ": exit " << fine.code << ", stderr " << shown(fine.err) << ", " << fine.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
