@@ -202,8 +202,8 @@ std::string stability_warning(const StabilityEstimate& e, const SchemeSettings& 
     const int L = smallest_stable_L(settings, dimension);
     return orders(settings) + ", --N " + std::to_string(settings.N) + ", --L " + std::to_string(settings.L) +
            ": the scheme is unstable on this grid: " + describe(e, settings) + "; " +
-           (L > 0 ? "--L " + std::to_string(L) + " or more keeps them bounded, or a lower --K or --N"
-                  : "a lower --K or --N keeps them bounded") +
+           (L > 0 ? "--L " + std::to_string(L) + " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"
+                  : "a lower --K or --N may keep their growth under 1e3") +
            " (README, Stability)";
 }
 
