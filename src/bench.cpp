@@ -25,12 +25,6 @@ namespace {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
 
-std::string format(const char* spec, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, spec, value);
-    return text;
-}
-
 // The problem called `name` (name or alias), or nullptr.
 const ProblemInfo* problem_named(const std::string& name) {
     for (const ProblemInfo& p : problem_infos())
@@ -151,7 +145,7 @@ std::string interpolation_name(const BenchResult& r) {
 }
 
 std::string cell(const char* spec, double value, bool csv) {
-    return std::isfinite(value) ? format(csv ? "%.17g" : spec, value) : std::string();
+    return std::isfinite(value) ? format_number(value, csv ? "%.17g" : spec) : std::string();
 }
 
 }  // namespace
@@ -307,7 +301,7 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
         std::vector<std::string> row;
         if (csv) {
             std::string runs;
-            for (double s : r.seconds) runs += (runs.empty() ? "" : ";") + format("%.17g", s);
+            for (double s : r.seconds) runs += (runs.empty() ? "" : ";") + format_number(s, "%.17g");
             row = {r.case_name, r.problem, to_string(r.backend), std::to_string(r.dimension), std::to_string(r.K),
                    std::to_string(r.N), std::to_string(r.M), std::to_string(r.L), interpolation_name(r),
                    std::to_string(f.points), std::to_string(f.steps), std::to_string(r.substeps),
@@ -348,7 +342,7 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         "on the host) (its sweep over the median:";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const BenchResult& r = results[i];
-        notes += (i ? ", " : " ") + format("%.2fx", r.instrumented_seconds / median_of(r.seconds));
+        notes += (i ? ", " : " ") + format_number(r.instrumented_seconds / median_of(r.seconds), "%.2fx");
     }
     notes +=
         "; the marks themselves cost time, so the small phases read high); the pass's own time is the sum of its spans.\n"
@@ -366,13 +360,15 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         seen.push_back(r.case_name);
         const NodeCost& c = r.cost;
         notes += "  " + r.case_name + " (" + r.problem + ", " + std::to_string(r.dimension) + "D " +
-                 interpolation_name(r) + ", L = " + std::to_string(r.L) + "): " + format("%g", c.flops()) +
-                 " flops = rule " + format("%g", c.rule) + " + interpolation " + format("%.4g", c.interpolation) +
-                 (c.staged_sums > 0 ? " (staged: 21 + 7 x " + format("%.3g", c.staged_sums) + " axis-1 sums per node)"
-                                    : std::string()) +
-                 " + driver " + format("%g", c.driver) + " + accumulation " +
-                 format("%g", c.accumulation) + "; " +
-                 (c.transcendentals > 0 ? format("%g", c.transcendentals) + " " + c.transcendental_names
+                 interpolation_name(r) + ", L = " + std::to_string(r.L) + "): " + format_number(c.flops(), "%g") +
+                 " flops = rule " + format_number(c.rule, "%g") + " + interpolation " +
+                 format_number(c.interpolation, "%.4g") +
+                 (c.staged_sums > 0
+                      ? " (staged: 21 + 7 x " + format_number(c.staged_sums, "%.3g") + " axis-1 sums per node)"
+                      : std::string()) +
+                 " + driver " + format_number(c.driver, "%g") + " + accumulation " +
+                 format_number(c.accumulation, "%g") + "; " +
+                 (c.transcendentals > 0 ? format_number(c.transcendentals, "%g") + " " + c.transcendental_names
                                         : std::string("no transcendental calls")) +
                  (c.driver_known ? "" : " (driver not in the table: counted as 0)") +
                  (c.kinked_terminal ? "; the steps that read the kinked terminal layer use a finer rule there, "

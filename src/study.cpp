@@ -25,12 +25,6 @@ namespace {
 const double nan = std::numeric_limits<double>::quiet_NaN();
 const Backend all_backends[] = {Backend::serial, Backend::omp, Backend::cuda};
 
-std::string format(const char* spec, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, spec, value);
-    return text;
-}
-
 double seconds_of(const StudyCase& c, Backend backend) {
     const auto it = c.seconds.find(backend);
     return it == c.seconds.end() ? nan : it->second;
@@ -93,7 +87,8 @@ static SchemeSettings case_settings(const SchemeSettings& base, int K, int N) {
 
 void validate_study(const Invocation& invocation) {
     if (!std::isfinite(invocation.max_seconds) || invocation.max_seconds < 0)
-        throw InputError("--max-seconds " + format("%g", invocation.max_seconds) + ": must be >= 0 (0 = no limit)");
+        throw InputError("--max-seconds " + format_number(invocation.max_seconds, "%g") +
+                         ": must be >= 0 (0 = no limit)");
     for (int K : invocation.Ks)
         for (int N : invocation.Ns)
             validate(case_settings(invocation.settings, K, N), find_problem(invocation.problem).dimension);
@@ -134,7 +129,7 @@ Table study_table(const Study& study, TableStyle style) {
     const auto pairs = speedup_pairs(study.backends);
     const bool cuda = has_cuda(study.backends);
     const auto cell = [&](const char* display_spec, double value) {
-        return std::isfinite(value) ? format(csv ? "%.17g" : display_spec, value) : std::string();
+        return std::isfinite(value) ? format_number(value, csv ? "%.17g" : display_spec) : std::string();
     };
 
     Table table;
@@ -190,7 +185,7 @@ std::string study_notes(const Study& study) {
         if (count > 0) left_out.push_back(to_string(b) + " (" + std::to_string(count) + (count == 1 ? " case)" : " cases)"));
     }
     if (!left_out.empty()) {
-        notes += "Empty time cells: left out by --max-seconds " + format("%g", study.max_seconds) +
+        notes += "Empty time cells: left out by --max-seconds " + format_number(study.max_seconds, "%g") +
                  " (the backend took longer on a case with smaller or equal K and N; never estimated): ";
         for (std::size_t i = 0; i < left_out.size(); ++i) notes += (i ? ", " : "") + left_out[i];
         notes += ".\n";

@@ -59,12 +59,6 @@ std::vector<std::string> csv_fields(const std::string& line) {
     return fields;
 }
 
-std::string format(const char* spec, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, spec, value);
-    return text;
-}
-
 std::string shell_quoted(const std::string& s) {
     std::string quoted = "'";
     for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -238,10 +232,10 @@ void write_markdown(std::ostream& out, const Study& study) {
     if (!study.command.empty()) out << "- command: `" << study.command << "`\n";
     out << "- build: bsde at commit `" << build_commit() << "`\n";
     out << "- problem: " << problem.name << " (" << problem.alias << ", " << problem.description << "), T = "
-        << format("%g", s.T) << ", R = " << format("%g", s.R) << ", L = " << s.L;
-    for (const auto& [name, value] : s.problem_parameters) out << ", " << name << " = " << format("%g", value);
+        << format_number(s.T, "%g") << ", R = " << format_number(s.R, "%g") << ", L = " << s.L;
+    for (const auto& [name, value] : s.problem_parameters) out << ", " << name << " = " << format_number(value, "%g");
     out << "\n- scheme: K_y = K_z = K, at most " << s.picard_iterations << " Picard iterations (tolerance "
-        << format("%g", s.picard_tolerance) << "), start-up "
+        << format_number(s.picard_tolerance, "%g") << "), start-up "
         << (s.startup == Startup::exact ? "EXACT (verification mode)" : to_string(s.startup));
     if (problem.dimension == 1) out << ", spline " << to_string(s.spline) << ", smoothing " << to_string(s.smoothing);
     else out << ", interpolation " << to_string(s.interpolation);
@@ -322,7 +316,7 @@ std::string gnuplot_script(const Study& study) {
             gp << c.N;
             for (const Plot& p : plots) {
                 const double v = p.value(c, p.fast, p.slow);
-                gp << " " << (plottable(p, v) ? format("%.6e", v) : "?");
+                gp << " " << (plottable(p, v) ? format_number(v, "%.6e") : "?");
             }
             gp << "\n";
         }
@@ -332,7 +326,8 @@ std::string gnuplot_script(const Study& study) {
     for (std::size_t i = 0; i < Ns.size(); ++i) gp << (i ? ", " : "") << Ns[i];
     gp << ")\n";
     if (!Ns.empty())
-        gp << "set xrange [" << format("%g", Ns.front() / 1.2) << ":" << format("%g", Ns.back() * 1.2) << "]\n";
+        gp << "set xrange [" << format_number(Ns.front() / 1.2, "%g") << ":" << format_number(Ns.back() * 1.2, "%g")
+           << "]\n";
     gp << "set xlabel \"N (time steps)\"\nset grid\nset key outside right top\n";
     for (std::size_t column = 0; column < plots.size(); ++column) {
         const Plot& p = plots[column];
