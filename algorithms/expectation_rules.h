@@ -77,8 +77,18 @@ struct GaussHermiteOnGrid {
     const AxisNode<Shift>* table;  // K rows of L nodes, ascending in dW (gauss_hermite.h)
     int L;
     StageLayout stage;  // of a block's stage (grid_nodes.h); stride 0: no staging
+    // 1D: the cells of the lane's first node of layer j, for operator(). The caller reads them before the layer's
+    // set-up (the driver's factors of t, the sinks), so that on the GPU the load overlaps that work instead of
+    // heading the first node's chain (read inside operator(), its wait was 2 % of the stall samples of ex2's pass;
+    // docs/performance.md, entry 28).
+    template <class Lanes>
+    __host__ __device__ int first_cells(int j, const Lanes& lanes) const {
+        return table[(j - 1) * L + (lanes.lane() < L ? lanes.lane() : L - 1)].shift.cells;
+    }
+
+    // The rule of layer j into sink; first_cells: first_cells(j, lanes) in 1D (unused in 2D).
     template <class Sink, class Lanes = SingleLane>
-    __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes = Lanes{}) const {
+    __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes, int first_cells) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
         if constexpr (Sink::dimension == 1) {
             // Each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
@@ -86,7 +96,7 @@ struct GaussHermiteOnGrid {
             // faster, K = 3, N = 256 4 %), and the loop of a single point is unrolled by two (one node at a time for
             // several points), so that a GPU thread has at least two evaluations' loads and exp in flight
             // (BackwardSweep::pass_blocks_per_sm; docs/performance.md, entry 14).
-            int next_cells = row[lanes.lane() < L ? lanes.lane() : L - 1].shift.cells;
+            int next_cells = first_cells;
             BSDE_DEVICE_UNROLL((Sink::points == 1 ? 2 : 1))
             for (int l = lanes.lane(); l < L; l += Lanes::size) {
                 AxisNode<Shift> node = row[l];

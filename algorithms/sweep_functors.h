@@ -356,9 +356,11 @@ struct MultistepPointUpdate {
     }
 
 private:
-    // The rule of layer n + j (the kinked terminal layer's where it is read, else the smooth one) into sink.
+    // The rule of layer n + j (the kinked terminal layer's where it is read, else the smooth one) into sink;
+    // first_cells: the smooth rule's (GaussHermiteOnGrid::first_cells).
     template <class Sink, class Lanes>
-    __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes) const {
+    __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes,
+                                        int first_cells) const {
         if constexpr (reads_kinked_layer) {
             if (n + j == c.kinked_layer) {
                 if constexpr (d == 1)
@@ -368,7 +370,7 @@ private:
                 return;
             }
         }
-        c.smooth_rule(j, sink, lanes);
+        c.smooth_rule(j, sink, lanes, first_cells);
     }
 
     // Call g of P points per call: the points P g .. P g + P - 1, or at the grid's end the last P points, of which
@@ -388,38 +390,41 @@ private:
         PointSums sums[P];
         for (int j = K; j >= 1; --j) {
             if (j == 1) lanes.wait_for_previous_work();
+            const int first_cells = d == 1 ? c.smooth_rule.first_cells(j, lanes) : 0;  // before the set-up below
             const LayerView layer = ring.layer(n + j);
             const DriverAtTime<Problem> driver = driver_at(problem, t_n + j * dt);
             if constexpr (P == 1) {
                 LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first), driver};
-                apply_rule(j, e.site.w, e, lanes);
+                apply_rule(j, e.site.w, e, lanes, first_cells);
                 sums[0].add_layer(j, e, c);
             } else {
                 auto run = NeighbourExpectations<Problem, Evaluator, P>::of(evaluate, layer, grid, first, driver);
-                apply_rule(j, run.at[0].site.w, run, lanes);
+                apply_rule(j, run.at[0].site.w, run, lanes, first_cells);
                 BSDE_DEVICE_UNROLL(P)
                 for (int p = 0; p < P; ++p) sums[p].add_layer(j, run.at[p], c);
             }
         }
+        // The lanes add up what y^n and z^n take, each a linear combination of a point's sums (1 + d sums a point
+        // instead of 2 + 2 d, each a synchronisation of the block on cuda; docs/performance.md, entry 28).
+        const double step = c.ky * dt;
+        double explicit_y[P];  // E_ky[y] + ky dt sum_j gy_j E_j[f_j]
         Point<d> z[P];
         BSDE_DEVICE_UNROLL(P)
         for (int p = 0; p < P; ++p) {
-            sums[p].expected_y = lanes.sum(sums[p].expected_y);
-            sums[p].driver_sum = lanes.sum(sums[p].driver_sum);
+            explicit_y[p] = lanes.sum(sums[p].expected_y + step * sums[p].driver_sum);
             for (int k = 0; k < d; ++k)
                 component(z[p], k) =
-                    (lanes.sum(component(sums[p].expected_z1, k)) + lanes.sum(component(sums[p].z_sum, k))) / c.gamma_z[0];
+                    lanes.sum(component(sums[p].expected_z1, k) + component(sums[p].z_sum, k)) / c.gamma_z[0];
         }
         BSDE_DEVICE_UNROLL(P)
         for (int p = 0; p < P; ++p)
-            if (p >= stored_from && lanes.stores(p)) solve_point(first + p, sums[p], z[p]);
+            if (p >= stored_from && lanes.stores(p)) solve_point(first + p, explicit_y[p], z[p]);
     }
 
-    // y^n at grid point i by Picard from its sums and z^n; stores y, z and the point's status.
-    __host__ __device__ void solve_point(int i, const PointSums& s, const Point<d>& z) const {
+    // y^n at grid point i by Picard from its explicit part and z^n; stores y, z and the point's status.
+    __host__ __device__ void solve_point(int i, double explicit_y, const Point<d>& z) const {
         const Point<d> w = grid(i);
         const double step = c.ky * dt;
-        const double explicit_y = s.expected_y + step * s.driver_sum;
         const DriverAtTime<Problem> driver_n = driver_at(problem, t_n);
         double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
         double change = 0.0;

@@ -46,4 +46,15 @@ print('\ntop instructions by samples (index, samples%, executed, source)')
 ranked = sorted(range(len(body)), key=lambda k: -num(body[k][smp]))[:45]
 for k in sorted(ranked):
     print(f'{k:5d} {100*num(body[k][smp])/total:6.2f} {num(body[k][exe]):10.0f}  {body[k][src][:90]}')
+# Each instruction by how often a warp runs it: the node loop (K L / lanes = 48 times a warp at K = 6, L = 32 with 4
+# lanes), each layer's set-up (K = 6 times), the rest once or less (start, lanes' sums, Picard, stores).
+warps = num(body[0][exe]) or 1  # the kernel's first instruction: once a warp
+groups = collections.defaultdict(lambda: [0, 0.0, 0.0])
+for r in body:
+    per_warp = num(r[exe]) / warps
+    key = 'node loop' if per_warp >= 40 else 'per layer' if per_warp >= 5 else 'per thread' if per_warp > 0 else 'not run'
+    groups[key][0] += 1; groups[key][1] += num(r[exe]); groups[key][2] += num(r[smp])
+print(f'\nby runs per warp ({warps:.0f} warps): instructions, share of the executed, share of the samples')
+for key, (count, e, s) in groups.items():
+    print(f'{key:11s} {count:5d} {100*e/sum(g[1] for g in groups.values()):6.1f} % {100*s/total:6.1f} %')
 PY

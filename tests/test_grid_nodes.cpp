@@ -146,8 +146,8 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
                 const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
                 LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> expected{evaluate, layer, site, driver};
                 LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> got{evaluate, layer, site, driver};
-                direct(1, expected, SingleLane{});
-                staged(1, got, SequentialBlock{stage.data(), first, last});
+                direct(1, expected, SingleLane{}, 0);
+                staged(1, got, SequentialBlock{stage.data(), first, last}, 0);
                 const std::string where = "variance " + std::to_string(variance / (h * h)) + " dx^2, block " +
                                           std::to_string(first) + ".." + std::to_string(last) + ", point (" +
                                           std::to_string(site.index[0]) + ", " + std::to_string(site.index[1]) + ")";
