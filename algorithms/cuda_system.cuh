@@ -76,9 +76,12 @@ struct BlockLanes {
 #endif
     }
     __host__ __device__ bool stores(int point = 0) const { return in_range && lane() == point % G; }
+    // Waits for the previous kernel (a no-op where the launch was not programmatic), then lets the next one start
+    // (for_each_group_kernel).
     __host__ __device__ void wait_for_previous_work() const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        asm volatile("griddepcontrol.wait;" ::: "memory");  // a no-op where the launch was not programmatic
+        asm volatile("griddepcontrol.wait;" ::: "memory");
+        asm volatile("griddepcontrol.launch_dependents;");
 #endif
     }
     __host__ __device__ double sum(double x) const {
@@ -105,14 +108,18 @@ struct BlockLanes {
 __device__ inline int block_from_the_ends(int b, int blocks) { return b % 2 == 0 ? b / 2 : blocks - 1 - b / 2; }
 
 // body(i, BlockLanes<G>) for the grid points i = 0..count-1, registers capped so that blocks_per_sm blocks
-// fit on an SM (4: 64 registers, 3: 80, 2: 128; the caller's choice, docs/performance.md). Each block first lets the
+// fit on an SM (4: 64 registers, 3: 80, 2: 128; the caller's choice, docs/performance.md). Each block lets the
 // next work on the stream start, where that work was launched to overlap this one (awaits_previous_work, lanes.h:
-// it waits for this kernel's end before it reads what this kernel writes). ends_first: block_from_the_ends.
+// it waits for this kernel's end before it reads what this kernel writes): at once, or where the body itself
+// awaits previous work, once it has waited (BlockLanes::wait_for_previous_work). Otherwise a chain of such
+// kernels could run ahead of its own inputs: with pass, fit and pass overlapped, the second pass read the layer the
+// fit before the first pass wrote while that fit still ran (small grids on an H200, found by the cuda suites;
+// docs/performance.md, entry 29). ends_first: block_from_the_ends.
 template <int G, int blocks_per_sm, class Body>
 __global__ void __launch_bounds__(group_block_threads, blocks_per_sm)
     for_each_group_kernel(int count, bool ends_first, Body body) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;");
+    if constexpr (!awaits_previous_work<Body>::value) asm volatile("griddepcontrol.launch_dependents;");
 #endif
     __shared__ double partial[group_block_threads];
     extern __shared__ double staged[];

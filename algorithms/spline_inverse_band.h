@@ -63,8 +63,11 @@ SplineInverseBand spline_inverse_band(int M, SplineBoundary boundary);
 // Q's rows 0 and M. values and moments must not overlap. The terms run as a sliding window over v (one new
 // value per term). With lanes (lanes.h) lane r of G takes the r-th of G runs of consecutive terms and the lanes
 // add up their partial sums: a 1D fit has only 2 (M+1) entries, too few for one thread each to hide the
-// latency of 2W+1 terms.
+// latency of 2W+1 terms. It reads the values only after the work before it is done (awaits_previous_work), so
+// that on the GPU its blocks may take their places while that work (the fused pass) drains, and start as it ends
+// (docs/performance.md, entry 29).
 struct SplineMomentsByInverseBand {
+    static constexpr bool awaits_previous_work = true;
     const double* values;
     double* moments;
     const double* left;
@@ -74,6 +77,7 @@ struct SplineMomentsByInverseBand {
     int M, W, E;
     template <class Lanes>
     __host__ __device__ void operator()(int k, const Lanes& lanes) const {
+        lanes.wait_for_previous_work();
         const int i = k % (M + 1);
         const double* v = values + (k - i);
         const double* row = i < E ? left + i * (2 * W + 1)
