@@ -294,7 +294,7 @@ private:
         const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
         StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
         constexpr int per_call = Update::points_per_call;
-        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm, LaneRule::one_wave>(
+        context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
             (order.visits() + per_call - 1) / per_call,
             VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
                                                   s_.picard_iterations, s_.picard_tolerance, point_status}},
@@ -552,7 +552,7 @@ private:
     }
 
     // Most threads per call (a grid point or a run of them, points_per_call) in the fused pass on cuda (lanes.h; the
-    // context takes the most that fit in one wave of the device, LaneRule::one_wave). In 1D the grid alone
+    // context takes the most that fit in one wave of the device, for_each_group). In 1D the grid alone
     // (M + 1 = 32769 points for ex2 at N = 1024) gives an H200's 132 SMs only 8 warps each, too few to hide the
     // latency of the K L dependent node evaluations per point; with G lanes each lane takes K L / G of them (on an
     // H200, ex2 at K = 6, N = 1024: 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D

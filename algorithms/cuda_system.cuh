@@ -154,18 +154,20 @@ public:
                            int m, int count, TridiagonalLayout layout, bool pivoting);
 
     // body(i, lanes) for i = 0..count-1, enqueued on the stream, blocks_per_sm blocks of 256 threads on an SM (the
-    // registers capped accordingly), with the lanes per point (a power of two up to max_lanes) that `rule` picks
-    // (lanes.h, LaneRule). A block's stage (BlockLanes::staged) takes stage_doubles doubles of shared memory (at
-    // most stage_bytes_per_block()).
-    template <int max_lanes, int blocks_per_sm = 3, LaneRule rule = LaneRule::fewest_filling, class Body>
+    // registers capped accordingly), with the most lanes per point (a power of two up to max_lanes, at least one)
+    // whose threads still fit in one wave, the threads that run at once (its blocks on every SM): a second wave, even
+    // a partly filled one, costs about as long as the first. On an H100, ex2 K = 6 (192 nodes a point and step) with
+    // 8, 4, 2 lanes: N = 512 (16385 points) 0.0230, 0.0193, 0.0323 s; N = 768 0.0481, 0.0510, 0.0468 s; N = 1024
+    // 0.0816, 0.0689, 0.0624 s (one lane: 0.1255 s); K = 3, N = 256 (8193 points) 0.0041 s with 8 against 0.0054 s
+    // with 4: each time this choice, or within 1 % of the best (N = 640: 0.0399 s with its 2 lanes, 0.0396 s with 8)
+    // (docs/performance.md, entries 17 and 30). A block's stage (BlockLanes::staged) takes stage_doubles doubles of
+    // shared memory (at most stage_bytes_per_block()).
+    template <int max_lanes, int blocks_per_sm, class Body>
     void for_each_group(int count, const Body& body, int stage_doubles = 0) {
         if (count == 0) return;
         if constexpr (max_lanes > 1) {
-            const long long wave = threads_at_once(blocks_per_sm);
-            const bool fewer = rule == LaneRule::fewest_filling ? 1LL * count * (max_lanes / 2) >= wave
-                                                               : 1LL * count * max_lanes > wave;
-            if (fewer) {
-                for_each_group<max_lanes / 2, blocks_per_sm, rule>(count, body, stage_doubles);
+            if (1LL * count * max_lanes > threads_at_once(blocks_per_sm)) {
+                for_each_group<max_lanes / 2, blocks_per_sm>(count, body, stage_doubles);
                 return;
             }
         }

@@ -90,16 +90,11 @@ public:
     }
 
     // body(i, lanes) for i = 0..count-1: one lane per point on the host (lanes.h); the cuda context runs
-    // up to max_lanes lanes (as many as `rule` picks), blocks_per_sm blocks of them on an SM. The rule for long
-    // work per point (one_wave) hands the points to the threads in small chunks as they become free, so that a
-    // core slowed by other work holds up no step; short work keeps Thrust's even split.
-    template <int max_lanes, int blocks_per_sm = 3, LaneRule rule = LaneRule::fewest_filling, class Body>
+    // up to max_lanes lanes, blocks_per_sm blocks of them on an SM. The points go to the threads in small chunks as
+    // they become free, so that a core slowed by other work holds up no step (the work per point is long: the pass).
+    template <int max_lanes, int blocks_per_sm, class Body>
     void for_each_group(int count, const Body& body, int /*stage_doubles: no blocks stage here*/ = 0) {
-        if constexpr (rule == LaneRule::one_wave)
-            SystemTraits::for_each_balanced(count, OnSingleLane<Body>{body});
-        else
-            thrust::for_each(policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
-                             OnSingleLane<Body>{body});
+        SystemTraits::for_each_balanced(count, OnSingleLane<Body>{body});
     }
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (host memory here).

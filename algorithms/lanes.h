@@ -20,20 +20,6 @@
 
 namespace bsde {
 
-// How the cuda context picks the lanes per point of for_each_group (a power of two up to a most), where a wave is
-// the threads that run at once (its blocks on every SM); on the host, one_wave also hands the points to the threads
-// in small chunks as they become free (host_system.h):
-//   fewest_filling: the fewest lanes whose threads still fill a wave: more waves of short threads, for work per
-//     point as short as a fit's (on an H200 the 2D fit's passes, a million entries, ran 3 % slower in all with 4
-//     lanes than with one);
-//   one_wave: the most lanes whose threads still fit in one wave (at least one lane): for long work per point,
-//     where a second wave, even a partly filled one, costs about as long as the first. On an H100, ex2 K = 6
-//     (192 nodes a point and step) with 8, 4, 2 lanes: N = 512 (16385 points) 0.0230, 0.0193, 0.0323 s; N = 768
-//     0.0481, 0.0510, 0.0468 s; N = 1024 0.0816, 0.0689, 0.0624 s (one lane: 0.1255 s); K = 3, N = 256 (8193
-//     points) 0.0041 s with 8 against 0.0054 s with 4: each time the rule's choice, or within 1 % of the best
-//     (N = 640: 0.0399 s with its 2 lanes, 0.0396 s with 8) (docs/performance.md, entry 17).
-enum class LaneRule { fewest_filling, one_wave };
-
 struct SingleLane {
     static constexpr int size = 1;
     static constexpr bool stages = false;  // no block to stage for (expectation_rules.h, GaussHermiteOnGrid)

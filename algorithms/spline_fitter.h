@@ -13,7 +13,6 @@
 
 #include "backend.h"
 #include "cubic_spline.h"
-#include "lanes.h"
 #include "raw_pointer.h"
 #include "spline_inverse_band.h"
 
@@ -47,7 +46,7 @@ public:
     void fit(const double* values, double* moments, int columns) {
         const int points = M_ + 1;
         if (solve_ == SplineSolve::inverse_band) {
-            context_.template for_each_group<inverse_band_lanes, inverse_band_blocks_per_sm, LaneRule::one_wave>(
+            context_.template for_each_group<inverse_band_lanes, inverse_band_blocks_per_sm>(
                 points * columns, SplineMomentsByInverseBand{values, moments, raw(left_), raw(right_), raw(kernel_),
                                                              1.0 / (dx_ * dx_), M_, W_, E_});
             return;
@@ -69,13 +68,13 @@ public:
     }
 
 private:
-    // Lanes per moment on cuda (spline_inverse_band.h; the context takes half as many where they fill the
-    // device). On an H200, one thread per moment took 17 us per ex2 fit (M = 32768, 2 columns).
+    // Lanes per moment on cuda, at most (spline_inverse_band.h; the context takes the most whose threads fit in
+    // one wave). On an H200, one thread per moment took 17 us per ex2 fit (M = 32768, 2 columns).
     static constexpr int inverse_band_lanes = 8;
-    // Blocks of the fit on an SM of a GPU (registers capped at 64; it takes 56), with the most lanes whose threads
-    // still fit in one wave of them (LaneRule::one_wave), rather than the fewest that fill a wave at 3 blocks: on an
-    // H200 ex2 K = 6, N = 640 (40962 entries: 1.6 waves of 4 lanes before, 0.6 of 2 now) -3.8 %, the other bench
-    // sizes, 1D and 2D, within 1 % (docs/performance.md, entry 30).
+    // Blocks of the fit on an SM of a GPU (registers capped at 64; it takes 56), its lanes then fitting in one wave,
+    // rather than the fewest lanes that filled a wave at 3 blocks: on an H200 ex2 K = 6, N = 640 (40962 entries:
+    // 1.6 waves of 4 lanes before, 0.6 of 2 now) -3.8 %, the other bench sizes, 1D and 2D, within 1 %
+    // (docs/performance.md, entry 30).
     static constexpr int inverse_band_blocks_per_sm = 4;
 
     Context& context_;
