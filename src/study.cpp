@@ -245,15 +245,15 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
     for (std::size_t i = 0; i < study.cases.size(); ++i) {
         StudyCase& c = study.cases[i];
         const std::vector<StudyCase> done(study.cases.begin(), study.cases.begin() + i);
-        {
-            const SchemeSettings s = case_settings(base, c.K, c.N);  // an unstable case (--allow-unstable) is warned of once
-            const std::string unstable = stability_warning(estimate_stability(s, problem.dimension), s, problem.dimension);
-            if (!unstable.empty()) study.warnings.push_back(unstable);
-        }
+        const SchemeSettings settings = case_settings(base, c.K, c.N);
+        // an unstable case (--allow-unstable) is warned of once, not per backend
+        const std::string unstable =
+            stability_warning(estimate_stability(settings, problem.dimension), settings, problem.dimension);
+        if (!unstable.empty()) study.warnings.push_back(unstable);
         for (Backend b : study.backends) {
             ++solve_number;
             if (left_out_by_time(done, b, c.K, c.N, study.max_seconds)) continue;
-            SchemeSettings s = case_settings(base, c.K, c.N);
+            SchemeSettings s = settings;
             if (progress.enabled()) {
                 double after = 0;
                 for (std::size_t j = i; j < study.cases.size() && after >= 0; ++j)
