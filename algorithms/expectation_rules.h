@@ -61,6 +61,37 @@ struct GaussHermiteExpectation {
     }
 };
 
+// The nodes begin..end-1 of one layer of a 1D rule that a lane takes (LayerNodeShare), and the cells of the first,
+// which the caller reads before the layer's set-up (the driver's factors of t, the sinks), so that on the GPU the load
+// overlaps that work instead of heading the first node's chain (read inside the rule, its wait was 2 % of the stall
+// samples of ex2's pass; docs/performance.md, entry 28).
+struct NodeRun {
+    int begin = 0, end = 0;
+    int first_cells = 0;
+    __host__ __device__ bool empty() const { return begin >= end; }
+};
+
+// How the lanes of a 1D point share the nodes of the smooth layers a call reads: the layers' L nodes each, in the
+// order the layers are read, cut into one run of consecutive nodes per lane, lane r taking the r-th. A lane then sets
+// up and starts only the layers its run reaches (with K = 6, L = 32 and 4 lanes two layers each, where each lane
+// took every fourth node of all six before): each layer's start and end in a thread, the driver's factors of t and
+// the first node's exposed loads, come about K / 2 times a point instead of K G times (docs/performance.md, entry
+// 31). With one lane the run is every node of every layer, in the rule's order.
+struct LayerNodeShare {
+    int first, last;  // the lane's nodes first..last-1 in the sequence of the layers' nodes
+    int L;
+    template <class Lanes>
+    __host__ __device__ static LayerNodeShare of(const Lanes& lanes, int layers, int L) {
+        const int nodes = layers * L;
+        return {lanes.lane() * nodes / Lanes::size, (lanes.lane() + 1) * nodes / Lanes::size, L};
+    }
+    // the lane's nodes of the layer read q-th (q = 0: the first read): begin..end-1, empty where begin >= end
+    __host__ __device__ NodeRun of_layer(int q) const {
+        const int begin = first - q * L, end = last - q * L;
+        return {begin > 0 ? begin : 0, end < L ? end : L};
+    }
+};
+
 // The nodes of GaussHermiteExpectation for the layers j = 1..K of a step, variance j dt, from a table of
 // AxisNode rows (row j - 1: dW = sqrt(2 j dt) a_l, omega_l / sqrt(pi) and the interpolation's shift of
 // dW). In 2D the tensor product of a row with itself, axis 1 outer as in GaussHermiteExpectation.
@@ -77,18 +108,16 @@ struct GaussHermiteOnGrid {
     const AxisNode<Shift>* table;  // K rows of L nodes, ascending in dW (gauss_hermite.h)
     int L;
     StageLayout stage;  // of a block's stage (grid_nodes.h); stride 0: no staging
-    // 1D: the cells of the lane's first node of layer j, for operator(). The caller reads them before the layer's
-    // set-up (the driver's factors of t, the sinks), so that on the GPU the load overlaps that work instead of
-    // heading the first node's chain (read inside operator(), its wait was 2 % of the stall samples of ex2's pass;
-    // docs/performance.md, entry 28).
-    template <class Lanes>
-    __host__ __device__ int first_cells(int j, const Lanes& lanes) const {
-        return table[(j - 1) * L + (lanes.lane() < L ? lanes.lane() : L - 1)].shift.cells;
+    // 1D: the nodes begin..end-1 of layer j (a lane's run, LayerNodeShare::of_layer) with the first one's cells.
+    __host__ __device__ NodeRun run(int j, NodeRun nodes) const {
+        if (!nodes.empty()) nodes.first_cells = table[(j - 1) * L + nodes.begin].shift.cells;
+        return nodes;
     }
 
-    // The rule of layer j into sink; first_cells: first_cells(j, lanes) in 1D (unused in 2D).
+    // The rule of layer j into sink. 1D: the nodes of `nodes` (run()); 2D: every node (`nodes` unused), the lanes
+    // taking the nodes along axis 2 in turn.
     template <class Sink, class Lanes = SingleLane>
-    __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes, int first_cells) const {
+    __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes, const NodeRun& nodes) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
         if constexpr (Sink::dimension == 1) {
             // Each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
@@ -96,12 +125,12 @@ struct GaussHermiteOnGrid {
             // faster, K = 3, N = 256 4 %), and the loop of a single point is unrolled by two (one node at a time for
             // several points), so that a GPU thread has at least two evaluations' loads and exp in flight
             // (BackwardSweep::pass_blocks_per_sm; docs/performance.md, entry 14).
-            int next_cells = first_cells;
+            int next_cells = nodes.first_cells;
             BSDE_DEVICE_UNROLL((Sink::points == 1 ? 2 : 1))
-            for (int l = lanes.lane(); l < L; l += Lanes::size) {
+            for (int l = nodes.begin; l < nodes.end; ++l) {
                 AxisNode<Shift> node = row[l];
                 node.shift.cells = next_cells;
-                if (l + Lanes::size < L) next_cells = row[l + Lanes::size].shift.cells;
+                if (l + 1 < nodes.end) next_cells = row[l + 1].shift.cells;
                 sink.add_node(node);
             }
         } else {

@@ -9,10 +9,10 @@
 // expectation_rules.h).
 // wait_for_previous_work() returns once the work enqueued before this call's is complete and its writes are
 // visible: a body that declares awaits_previous_work = true reads nothing that work writes before calling it
-// (all lanes alike), and the cuda context may then start it while that work still runs (programmatic dependent
-// launch, cuda_system.cuh). It may read what earlier work wrote (the pass reads the older layers first): the
-// context lets such a body's own successor start only after the body has waited, so that the work before that
-// is complete by then too. On the host the previous work is always done.
+// (each lane that reads it; a block's first call counts for the block), and the cuda context may then start it
+// while that work still runs (programmatic dependent launch, cuda_system.cuh). It may read what earlier work wrote
+// (the pass reads the older layers first): the context lets such a body's own successor start only after the body
+// has waited, so that the work before that is complete by then too. On the host the previous work is always done.
 #pragma once
 #include <type_traits>
 

@@ -297,7 +297,8 @@ private:
 //   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
 //   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
 // with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
-// With lanes (lanes.h) the lanes of the point share each rule's nodes and add up their partial sums;
+// With lanes (lanes.h) the lanes of the point share the layers' nodes (in 1D each lane a run of them,
+// LayerNodeShare) and add up their partial sums;
 // then one lane per point (lanes.stores) computes z^n and y^n and stores them with the point's status (y and z
 // finite? Picard's last change and iterations), which the sweep reduces over the grid later
 // (BackwardSweep::reduce_statuses).
@@ -356,13 +357,13 @@ struct MultistepPointUpdate {
     }
 
 private:
-    // The rule of layer n + j (the kinked terminal layer's where it is read, else the smooth one) into sink;
-    // first_cells: the smooth rule's (GaussHermiteOnGrid::first_cells).
+    // The rule of layer n + j into sink: the kinked terminal layer's where it is read (every node, the lanes taking
+    // them in turn), else the smooth one's nodes `nodes` (1D: the lane's run, LayerNodeShare).
     template <class Sink, class Lanes>
     __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes,
-                                        int first_cells) const {
+                                        const NodeRun& nodes) const {
         if constexpr (reads_kinked_layer) {
-            if (n + j == c.kinked_layer) {
+            if (reads_kinked(j)) {
                 if constexpr (d == 1)
                     c.kinked_rule(j * dt, sink, lanes);
                 else
@@ -370,8 +371,9 @@ private:
                 return;
             }
         }
-        c.smooth_rule(j, sink, lanes, first_cells);
+        c.smooth_rule(j, sink, lanes, nodes);
     }
+    __host__ __device__ bool reads_kinked(int j) const { return reads_kinked_layer && n + j == c.kinked_layer; }
 
     // Call g of P points per call: the points P g .. P g + P - 1, or at the grid's end the last P points, of which
     // it stores those from P g on.
@@ -387,19 +389,29 @@ private:
     template <class Lanes>
     __host__ __device__ void update(int first, const Lanes& lanes, int stored_from = 0) const {
         const int K = c.ky > c.kz ? c.ky : c.kz;
+        // 1D: the lanes share the smooth layers' nodes in runs (LayerNodeShare), each lane taking only the layers its
+        // run reaches, so that only the lanes that read layer n + 1 wait for the work before; 2D: every lane every
+        // layer (the staged rule's schedule is the whole block's).
+        const bool kinked_read = reads_kinked_layer && c.kinked_layer > n && c.kinked_layer <= n + K;
+        const LayerNodeShare share = d == 1 ? LayerNodeShare::of(lanes, K - (kinked_read ? 1 : 0), c.smooth_rule.L)
+                                            : LayerNodeShare::of(SingleLane{}, K, c.smooth_rule.L);
         PointSums sums[P];
-        for (int j = K; j >= 1; --j) {
+        for (int j = K, smooth_read = 0; j >= 1; --j) {
+            NodeRun nodes;  // the kinked layer's rule takes no run
+            if (!reads_kinked(j)) {
+                nodes = c.smooth_rule.run(j, share.of_layer(smooth_read++));  // its first cells before the set-up below
+                if (nodes.empty()) continue;
+            }
             if (j == 1) lanes.wait_for_previous_work();
-            const int first_cells = d == 1 ? c.smooth_rule.first_cells(j, lanes) : 0;  // before the set-up below
             const LayerView layer = ring.layer(n + j);
             const DriverAtTime<Problem> driver = driver_at(problem, t_n + j * dt);
             if constexpr (P == 1) {
                 LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first), driver};
-                apply_rule(j, e.site.w, e, lanes, first_cells);
+                apply_rule(j, e.site.w, e, lanes, nodes);
                 sums[0].add_layer(j, e, c);
             } else {
                 auto run = NeighbourExpectations<Problem, Evaluator, P>::of(evaluate, layer, grid, first, driver);
-                apply_rule(j, run.at[0].site.w, run, lanes, first_cells);
+                apply_rule(j, run.at[0].site.w, run, lanes, nodes);
                 BSDE_DEVICE_UNROLL(P)
                 for (int p = 0; p < P; ++p) sums[p].add_layer(j, run.at[p], c);
             }

@@ -146,8 +146,8 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
                 const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
                 LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> expected{evaluate, layer, site, driver};
                 LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> got{evaluate, layer, site, driver};
-                direct(1, expected, SingleLane{}, 0);
-                staged(1, got, SequentialBlock{stage.data(), first, last}, 0);
+                direct(1, expected, SingleLane{}, NodeRun{});
+                staged(1, got, SequentialBlock{stage.data(), first, last}, NodeRun{});
                 const std::string where = "variance " + std::to_string(variance / (h * h)) + " dx^2, block " +
                                           std::to_string(first) + ".." + std::to_string(last) + ", point (" +
                                           std::to_string(site.index[0]) + ", " + std::to_string(site.index[1]) + ")";
@@ -160,6 +160,58 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
             }
         }
     }
+}
+
+// Lane r of G lanes (the cuda pass's lanes of a point, lanes.h), for LayerNodeShare.
+template <int G>
+struct LaneOf {
+    static constexpr int size = G;
+    int r;
+    int lane() const { return r; }
+};
+
+// The 1D pass's lanes share the nodes of a step's layers in runs (LayerNodeShare): together they take every node of
+// every layer once, each lane a run of consecutive nodes as long as the others' to one node, so that each lane
+// reaches at most ceil(run / L) + 1 layers (two of K = 6 with L = 32 and 4 lanes, instead of all six).
+template <int G>
+void check_node_share(int layers, int L) {
+    const std::string what = std::to_string(G) + " lanes, " + std::to_string(layers) + " layers of " + std::to_string(L) + " nodes";
+    std::vector<int> taken(layers * L, 0);
+    const int shortest = layers * L / G, longest = (layers * L + G - 1) / G;
+    for (int r = 0; r < G; ++r) {
+        const LayerNodeShare share = LayerNodeShare::of(LaneOf<G>{r}, layers, L);
+        int nodes = 0, layers_reached = 0, last = -1;
+        for (int q = 0; q < layers; ++q) {
+            const NodeRun run = share.of_layer(q);
+            if (run.empty()) continue;
+            ++layers_reached;
+            BOOST_CHECK_MESSAGE(run.begin >= 0 && run.end <= L, what << ", lane " << r << ", layer " << q << ": nodes "
+                                                                     << run.begin << ".." << run.end - 1 << " outside 0.." << L - 1);
+            BOOST_CHECK_MESSAGE(last < 0 || q * L + run.begin == last + 1,
+                                what << ", lane " << r << ": the run breaks before layer " << q << " node " << run.begin);
+            for (int l = run.begin; l < run.end; ++l) ++taken[q * L + l];
+            nodes += run.end - run.begin;
+            last = q * L + run.end - 1;
+        }
+        BOOST_CHECK_MESSAGE(nodes >= shortest && nodes <= longest, what << ", lane " << r << ": expected " << shortest
+                                                                        << ".." << longest << " nodes, got " << nodes);
+        const int most_layers = (longest + L - 1) / L + 1;
+        BOOST_CHECK_MESSAGE(layers_reached <= most_layers, what << ", lane " << r << ": expected at most " << most_layers
+                                                                << " layers, got " << layers_reached);
+    }
+    for (int k = 0; k < layers * L; ++k)
+        BOOST_CHECK_MESSAGE(taken[k] == 1, what << ": layer " << k / L << " node " << k % L << " taken " << taken[k]
+                                                << " times, expected once");
+}
+
+BOOST_AUTO_TEST_CASE(lanes_share_every_layer_node_once) {
+    for (int layers : {1, 2, 3, 5, 6})
+        for (int L : {2, 3, 8, 32}) {
+            check_node_share<1>(layers, L);
+            check_node_share<2>(layers, L);
+            check_node_share<4>(layers, L);
+            check_node_share<8>(layers, L);
+        }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
