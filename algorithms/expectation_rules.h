@@ -1,7 +1,8 @@
 // Quadrature rules for the conditional expectations E[phi(w + dW)], dW ~ N(0, v), of one stored layer.
 // A rule calls sink.add(dW, omega) for each of its increments, so that E[phi] ~= sum omega phi(w + dW);
 // Sink::dimension is the dimension of dW. With lanes (lanes.h), lane r of a group of G takes the rule's
-// nodes r, r + G, ... (of its innermost loop) and the group's sums add up to the rule.
+// nodes r, r + G, ... (of its innermost loop; GaussHermiteOnGrid in 1D: a run of nodes, LayerNodeShare) and the
+// group's sums add up to the rule.
 //
 //   GaussHermiteExpectation: dW = sqrt(2 v) a_l, omega = omega_l / sqrt(pi) (scheme.md), for smooth layers.
 //   GaussHermiteOnGrid: the same nodes from a table made once per step size (grid_nodes.h), each with its
@@ -75,8 +76,9 @@ struct NodeRun {
 // order the layers are read, cut into one run of consecutive nodes per lane, lane r taking the r-th. A lane then sets
 // up and starts only the layers its run reaches (with K = 6, L = 32 and 4 lanes two layers each, where each lane
 // took every fourth node of all six before): each layer's start and end in a thread, the driver's factors of t and
-// the first node's exposed loads, come about K / 2 times a point instead of K G times (docs/performance.md, entry
-// 31). With one lane the run is every node of every layer, in the rule's order.
+// the first node's exposed loads, come at most K + G - 1 times a point instead of K G times (docs/performance.md,
+// entry 31: ex2 K = 6, N = 1024 -0.9 %, N = 512 -4.8 %). With one lane the run is every node of every layer, in the
+// rule's order.
 struct LayerNodeShare {
     int first, last;  // the lane's nodes first..last-1 in the sequence of the layers' nodes
     int L;

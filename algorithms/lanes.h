@@ -1,7 +1,8 @@
 // Lanes: the threads that share the work of one grid point in the fused pass. A quadrature rule gives
-// lane r of a group of `size` lanes its nodes r, r + size, r + 2 size, ..., so all lanes evaluate at
-// once; sum(x) adds x over the group and gives every lane the total; stores(p) says which one lane writes
-// the results of the call's p-th point (p = 0 .. P - 1: lane p mod size, so that the points' lanes work at once).
+// lane r of a group of `size` lanes its nodes r, r + size, r + 2 size, ... (the 1D pass's smooth layers: the r-th
+// run of consecutive nodes, LayerNodeShare in expectation_rules.h), so all lanes evaluate at once; sum(x) adds x
+// over the group and gives every lane the total; stores(p) says which one lane writes the results of the call's
+// p-th point (p = 0 .. P - 1: lane p mod size, so that the points' lanes work at once).
 // The host backends run one lane per point (SingleLane); the cuda backend spreads a point's lanes over the warps
 // of a block (cuda_system.cuh, BlockLanes). Lanes that are a block of threads
 // may also stage (stages = true): its threads share a buffer `staged` of shared memory, which thread() of
