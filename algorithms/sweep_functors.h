@@ -393,14 +393,15 @@ private:
         // run reaches, so that only the lanes that read layer n + 1 wait for the work before; 2D: every lane every
         // layer (the staged rule's schedule is the whole block's).
         const bool kinked_read = reads_kinked_layer && c.kinked_layer > n && c.kinked_layer <= n + K;
-        const LayerNodeShare share = d == 1 ? LayerNodeShare::of(lanes, K - (kinked_read ? 1 : 0), c.smooth_rule.L)
-                                            : LayerNodeShare::of(SingleLane{}, K, c.smooth_rule.L);
+        const LayerNodeShare share = LayerNodeShare::of(lanes, K - (kinked_read ? 1 : 0), c.smooth_rule.L);
         PointSums sums[P];
         for (int j = K, smooth_read = 0; j >= 1; --j) {
-            NodeRun nodes;  // the kinked layer's rule takes no run
-            if (!reads_kinked(j)) {
-                nodes = c.smooth_rule.run(j, share.of_layer(smooth_read++));  // its first cells before the set-up below
-                if (nodes.empty()) continue;
+            NodeRun nodes;  // 1D: the lane's run of a smooth layer (the kinked layer's rule takes none); 2D: unused
+            if constexpr (d == 1) {
+                if (!reads_kinked(j)) {
+                    nodes = c.smooth_rule.run(j, share.of_layer(smooth_read++));  // its first cells before the set-up
+                    if (nodes.empty()) continue;
+                }
             }
             if (j == 1) lanes.wait_for_previous_work();
             const LayerView layer = ring.layer(n + j);
