@@ -4,6 +4,8 @@
 #   alltests the full test runner (every suite on serial, omp and cuda)
 #   bench    bsde bench on cuda: the four default cases
 #   speedup  ex2, K = 6, N = 256, 512, 640 and 768 on serial, omp and cuda side by side in one study (serial within a minute)
+#   speedup3 the same study at N = 256, 512 and 768 with --repeats 3 (each time the median of three solves taken in
+#            rounds over the backends; about 6 minutes)
 #   scaling  omp over serial on ex2, K = 6, N = 256 with 1, 2, 4, 8, 16 threads (and the host's CPU topology)
 #   big      ex5, K = 6, N = 128 on cuda (target under 8 s)
 #   compare  bsde bench on cuda, the default cases and ex2 K = 6, N = 512, 640 and 768, for build/bin/bsde and every binary
@@ -42,6 +44,9 @@ for stage in "$@"; do
     speedup)
       "$bsde" study --problem ex2 --K 6 --N 256,512,640,768 --backends serial,omp,cuda --out "$out/speedup" > "$out/speedup.txt" 2>&1
       echo "== speedup (exit $?)"; cat "$out/speedup.txt" ;;
+    speedup3)
+      "$bsde" study --problem ex2 --K 6 --N 256,512,768 --backends serial,omp,cuda --repeats 3 --out "$out/speedup3" > "$out/speedup3.txt" 2>&1
+      echo "== speedup3 (exit $?)"; cat "$out/speedup3.txt" ;;
     scaling)
       { lscpu | grep -E "^(Model name|CPU\(s\)|Thread|Core|Socket)"
         for threads in 1 2 4 8 16; do

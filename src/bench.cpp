@@ -16,6 +16,7 @@
 #include "build_info.h"
 #include "options.h"
 #include "progress.h"
+#include "repeats.h"
 #include "report.h"
 
 #include "text.h"
@@ -172,8 +173,7 @@ std::vector<BenchCase> parse_bench_cases(const std::string& text) {
 
 void validate_bench(const Invocation& invocation) {
     parse_bench_cases(invocation.cases);
-    if (invocation.repeats < 1 || invocation.repeats > 1000)
-        throw InputError("--repeats " + std::to_string(invocation.repeats) + ": must be in 1..1000");
+    validate_repeats(invocation.repeats);
 }
 
 std::vector<Backend> bench_backends(const Invocation& invocation) {
@@ -242,13 +242,6 @@ long long layer_reads(int K, int N, int substeps) {
 
 double node_evaluations(int dimension, int M, int L, int K, int N, int substeps) {
     return std::pow(M + 1.0, dimension) * std::pow(double(L), dimension) * double(layer_reads(K, N, substeps));
-}
-
-double median_of(std::vector<double> values) {
-    if (values.empty()) return nan;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 BenchFigures bench_figures(const BenchResult& r) {

@@ -107,7 +107,6 @@ struct BenchFigures {
     // fp64_exp_ceiling), in s, and pass_seconds over it.
     double pass_floor = 0, pass_over_floor = 0;
 };
-double median_of(std::vector<double> values);  // NaN for none
 BenchFigures bench_figures(const BenchResult& result);
 
 // display: the printed table; csv: machine names and every value to 17 digits.

@@ -98,7 +98,9 @@ po::options_description shared_options() {
          "bench: comma-separated cases, PROBLEM-kK-nN (ex2-k6-n1024) or PROBLEM:KEY=VALUE:... with keys K, N, L, "
          "T, R, interp, spline, spline_solve, smoothing, startup, picard (ex1:K=2:N=8); default ex2-k6-n1024, ex5-k6-n64, "
          "ex2-k3-n256, ex4-k3-n32")
-        ("repeats", po::value<int>()->value_name("R"), "bench: timed solves per case and backend (default 5)")
+        ("repeats", po::value<int>()->value_name("R"),
+         "bench: timed solves per case and backend (default 5); study: solves per case and backend, taken in rounds, "
+         "the median reported (default 1)")
         ("max-seconds", po::value<double>()->value_name("S"),
          "study: a backend whose solve took more than S s is left out of every other case with K and N at least "
          "as large (empty cells); default 0 = never");
@@ -302,9 +304,9 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         validate_bench(invocation);
         return invocation;
     }
-    for (const char* name : {"cases", "repeats"})
-        if (vm.count(name)) throw InputError(std::string("--") + name + ": only for bsde bench");
     const bool study = invocation.command == "study";
+    if (vm.count("cases")) throw InputError("--cases: only for bsde bench");
+    if (!study && vm.count("repeats")) throw InputError("--repeats: only for bsde bench and bsde study");
     for (const char* name : {"backends", "out"})
         if (!study && vm.count(name))
             throw InputError(std::string("--") + name + ": only for bsde study and bsde bench");
@@ -390,6 +392,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         if (take(vm, "backends", name)) invocation.backends = parse_backend_list(name);
         take(vm, "out", invocation.out);
         take(vm, "max-seconds", invocation.max_seconds);
+        invocation.repeats = 1;
+        take(vm, "repeats", invocation.repeats);
         validate_study(invocation);
     }
     validate(s, problem.dimension);

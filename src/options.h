@@ -24,8 +24,8 @@ struct Invocation {
     std::vector<Backend> backends;
     std::string out;
     double max_seconds = 0;
-    // bench: the --cases list as given (empty: the default cases) and the timed solves per case and backend;
-    // it also takes backends (empty: the fastest available) and out
+    // bench: the --cases list as given (empty: the default cases); it also takes backends (empty: the fastest
+    // available) and out. bench and study: the timed solves per case and backend (bench's default; study's is 1)
     std::string cases;
     int repeats = 5;
 };

@@ -16,6 +16,7 @@
 #include "../problems/registry.h"
 #include "options.h"
 #include "progress.h"
+#include "repeats.h"
 
 #include "text.h"
 
@@ -89,6 +90,7 @@ void validate_study(const Invocation& invocation) {
     if (!std::isfinite(invocation.max_seconds) || invocation.max_seconds < 0)
         throw InputError("--max-seconds " + format_number(invocation.max_seconds, "%g") +
                          ": must be >= 0 (0 = no limit)");
+    validate_repeats(invocation.repeats);
     for (int K : invocation.Ks)
         for (int N : invocation.Ns)
             validate(case_settings(invocation.settings, K, N), find_problem(invocation.problem).dimension);
@@ -136,6 +138,10 @@ Table study_table(const Study& study, TableStyle style) {
     if (csv) table.header = {"K", "N", "M", "y0", "z0", "y0_error", "z0_error", "order_y", "order_z"};
     else table.header = {"K", "N", "M", "y_0 error", "order y", "z_0 error", "order z"};
     for (Backend b : study.backends) table.header.push_back(csv ? "seconds_" + to_string(b) : to_string(b) + " s");
+    const bool spread = csv && study.repeats > 1;
+    if (spread)
+        for (Backend b : study.backends)
+            for (const char* end : {"min", "max"}) table.header.push_back("seconds_" + std::string(end) + "_" + to_string(b));
     for (const auto& [fast, slow] : pairs)
         table.header.push_back(csv ? "speedup_" + to_string(fast) + "_" + to_string(slow)
                                    : to_string(fast) + "/" + to_string(slow));
@@ -167,6 +173,13 @@ Table study_table(const Study& study, TableStyle style) {
             row.push_back(cell("%.2f", order(&StudyCase::z0_error)));
         }
         for (Backend b : study.backends) row.push_back(cell("%.4f", seconds_of(c, b)));
+        if (spread)
+            for (Backend b : study.backends) {
+                const auto runs = c.runs.find(b);
+                const bool timed = runs != c.runs.end() && !runs->second.empty();
+                row.push_back(cell("", timed ? *std::min_element(runs->second.begin(), runs->second.end()) : nan));
+                row.push_back(cell("", timed ? *std::max_element(runs->second.begin(), runs->second.end()) : nan));
+            }
         for (const auto& [fast, slow] : pairs) row.push_back(cell("%.1f", speedup(seconds_of(c, slow), seconds_of(c, fast))));
         row.push_back(cell("%.2f", solved ? c.storage_bytes / 1048576.0 : nan));
         if (cuda) row.push_back(cell("%.2f", c.device_bytes >= 0 ? c.device_bytes / 1048576.0 : nan));
@@ -178,6 +191,24 @@ Table study_table(const Study& study, TableStyle style) {
 
 std::string study_notes(const Study& study) {
     std::string notes;
+    if (study.repeats > 1) {
+        notes += "Times: the median of " + std::to_string(study.repeats) +
+                 " solves of each case on each backend, taken in rounds (each round solves the case once on every "
+                 "backend); the most a backend's slowest solve of a case took over its fastest:";
+        for (Backend b : study.backends) {
+            double widest = nan;
+            for (const StudyCase& c : study.cases) {
+                const auto runs = c.runs.find(b);
+                if (runs == c.runs.end() || runs->second.empty()) continue;
+                const auto [fastest, slowest] = std::minmax_element(runs->second.begin(), runs->second.end());
+                const double ratio = *slowest / *fastest;
+                if (!(widest >= ratio)) widest = ratio;
+            }
+            notes += (b == study.backends.front() ? " " : ", ") + to_string(b) + " " +
+                     (std::isfinite(widest) ? format_number(widest, "%.3fx") : std::string("-"));
+        }
+        notes += ".\n";
+    }
     std::vector<std::string> left_out;
     for (Backend b : study.backends) {
         int count = 0;
@@ -238,9 +269,28 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
         }
     }
 
-    // Progress: the time left in the study from the seconds per work unit each backend has shown.
+    // Progress: the time left in the study from the seconds per work unit each backend has shown: after the
+    // solve of case i in round `round` on backend b, or -1 while a backend still to come has not run yet.
+    const int repeats = study.repeats = invocation.repeats;
     std::map<Backend, std::pair<double, double>> spent;  // seconds, work units
-    const std::size_t solves_in_all = study.cases.size() * study.backends.size();
+    const auto seconds_after = [&](std::size_t i, int round, Backend b) {
+        double after = 0;
+        for (std::size_t j = i; j < study.cases.size(); ++j) {
+            const StudyCase& d = study.cases[j];
+            const std::vector<StudyCase> before(study.cases.begin(), study.cases.begin() + j);
+            for (Backend later : study.backends) {
+                if (left_out_by_time(before, later, d.K, d.N, study.max_seconds)) continue;
+                // the solves of case j on `later` still to come
+                const int solves = j > i ? repeats : repeats - round - (static_cast<int>(later) <= static_cast<int>(b));
+                if (solves <= 0) continue;
+                const auto rate = spent.find(later);
+                if (rate == spent.end()) return -1.0;
+                after += solves * rate->second.first / rate->second.second * work_units(d.K, d.N, d.M, problem.dimension);
+            }
+        }
+        return after;
+    };
+    const std::size_t solves_in_all = study.cases.size() * study.backends.size() * repeats;
     std::size_t solve_number = 0;
     for (std::size_t i = 0; i < study.cases.size(); ++i) {
         StudyCase& c = study.cases[i];
@@ -250,57 +300,47 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
         const std::string unstable =
             stability_warning(estimate_stability(settings, problem.dimension), settings, problem.dimension);
         if (!unstable.empty()) study.warnings.push_back(unstable);
-        for (Backend b : study.backends) {
-            ++solve_number;
-            if (left_out_by_time(done, b, c.K, c.N, study.max_seconds)) continue;
-            SchemeSettings s = settings;
-            if (progress.enabled()) {
-                double after = 0;
-                for (std::size_t j = i; j < study.cases.size() && after >= 0; ++j)
-                    for (Backend later : study.backends) {
-                        if (j == i && static_cast<int>(later) <= static_cast<int>(b)) continue;
-                        const auto rate = spent.find(later);
-                        if (rate == spent.end()) {
-                            after = -1;
-                            break;
-                        }
-                        const StudyCase& d = study.cases[j];
-                        const std::vector<StudyCase> before(study.cases.begin(), study.cases.begin() + j);
-                        if (left_out_by_time(before, later, d.K, d.N, study.max_seconds)) continue;
-                        after += rate->second.first / rate->second.second * work_units(d.K, d.N, d.M, problem.dimension);
-                    }
-                s.progress = progress.for_solve("study " + std::to_string(solve_number) + "/" +
-                                                    std::to_string(solves_in_all) + ": " + study.problem + " K = " +
-                                                    std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
-                                                    to_string(b),
-                                                after);
+        std::vector<Backend> running;
+        for (Backend b : study.backends)
+            if (!left_out_by_time(done, b, c.K, c.N, study.max_seconds)) running.push_back(b);
+        solve_number += (study.backends.size() - running.size()) * repeats;
+        for (int round = 0; round < repeats; ++round)
+            for (Backend b : running) {
+                ++solve_number;
+                SchemeSettings s = settings;
+                if (progress.enabled())
+                    s.progress = progress.for_solve(
+                        "study " + std::to_string(solve_number) + "/" + std::to_string(solves_in_all) + ": " +
+                            study.problem + " K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
+                            to_string(b) + (repeats > 1 ? ", round " + std::to_string(round + 1) : std::string()),
+                        seconds_after(i, round, b));
+                SolveResult r;
+                try {
+                    r = backend_ops(b).solve(study.problem, s);
+                } catch (const Error& e) {
+                    progress.clear();
+                    throw Error("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " + to_string(b) +
+                                    ": " + e.what(),
+                                e.exit_code());
+                }
+                if (round == 0 && !r.picard_warning.empty())
+                    study.warnings.push_back("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
+                                             to_string(b) + ": " + r.picard_warning);
+                c.runs[b].push_back(r.sweep_seconds);
+                c.seconds[b] = median_of(c.runs[b]);
+                auto& [seconds, work] = spent[b];
+                seconds += r.sweep_seconds;
+                work += work_units(c.K, c.N, r.M, problem.dimension);
+                // The values of the fastest backend that ran (the backends run in the order serial, omp, cuda).
+                c.M = r.M;
+                c.has_exact = r.has_exact;
+                c.y0 = r.y0;
+                c.z0 = r.z0.empty() ? nan : r.z0.front();
+                c.y0_error = r.y0_error();
+                c.z0_error = r.z0_error();
+                c.storage_bytes = r.storage_bytes;
+                if (r.device_bytes_measured >= 0) c.device_bytes = r.device_bytes_measured;
             }
-            SolveResult r;
-            try {
-                r = backend_ops(b).solve(study.problem, s);
-            } catch (const Error& e) {
-                progress.clear();
-                throw Error("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " + to_string(b) +
-                                ": " + e.what(),
-                            e.exit_code());
-            }
-            if (!r.picard_warning.empty())
-                study.warnings.push_back("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
-                                         to_string(b) + ": " + r.picard_warning);
-            c.seconds[b] = r.sweep_seconds;
-            auto& [seconds, work] = spent[b];
-            seconds += r.sweep_seconds;
-            work += work_units(c.K, c.N, r.M, problem.dimension);
-            // The values of the fastest backend that ran (the backends run in the order serial, omp, cuda).
-            c.M = r.M;
-            c.has_exact = r.has_exact;
-            c.y0 = r.y0;
-            c.z0 = r.z0.empty() ? nan : r.z0.front();
-            c.y0_error = r.y0_error();
-            c.z0_error = r.z0_error();
-            c.storage_bytes = r.storage_bytes;
-            if (r.device_bytes_measured >= 0) c.device_bytes = r.device_bytes_measured;
-        }
     }
     progress.clear();
     return study;

@@ -34,7 +34,9 @@ struct StudyCase {
     bool has_exact = false;
     double y0 = 0, z0 = 0;              // z0: the first component
     double y0_error = 0, z0_error = 0;  // |y_0 - exact|, largest |z_0 - exact| over the components
-    std::map<Backend, double> seconds;  // sweep time (start-up and backward steps) per backend that ran
+    std::map<Backend, double> seconds;  // sweep time (start-up and backward steps) per backend that ran: the
+                                        // median of its timed solves
+    std::map<Backend, std::vector<double>> runs;  // every timed solve's sweep time, in the order taken
     double storage_bytes = 0;           // the solver's own arrays
     double device_bytes = -1;           // cuda: device memory taken (cudaMemGetInfo); -1 when not measured
 };
@@ -45,6 +47,7 @@ struct Study {
     std::vector<Backend> backends;      // the columns, in the order serial, omp, cuda
     std::map<Backend, std::string> devices;  // description of each backend ("omp (16 threads)")
     double max_seconds = 0;             // 0: no backend is left out
+    int repeats = 1;                    // timed solves per case and backend, taken in rounds (--repeats)
     std::string command;                // the command line, for the Markdown file
     std::vector<StudyCase> cases;       // K ascending, then N ascending
     std::vector<std::string> warnings;  // "K = 3, N = 64 on omp: Picard did not converge ..." (bsde: warning: lines)
@@ -70,7 +73,8 @@ inline bool ran(const StudyCase& c, Backend backend) { return c.seconds.count(ba
 
 // The table as strings: one header and one row per case. display: the printed table (errors with 4
 // digits, orders with 2 decimals, times in s, speedups with 1 decimal, MiB); csv: machine names and
-// every measured value to 17 digits, plus y_0 and z_0. Missing values are empty cells.
+// every measured value to 17 digits, plus y_0 and z_0, and with repeats the least and the most time of each
+// backend's solves (seconds_min_<backend>, seconds_max_<backend>). Missing values are empty cells.
 enum class TableStyle { display, csv };
 struct Table {
     std::vector<std::string> header;
@@ -86,15 +90,17 @@ Table read_csv(std::istream& in);                                // throws std::
 void write_markdown(std::ostream& out, const Study& study);      // parameters, devices, table, notes
 Table read_markdown_table(std::istream& in);                     // the first table of a Markdown file
 std::string gnuplot_script(const Study& study);                  // PNGs into the script's folder
-// The notes printed under the table: the skip rule when a backend was left out.
+// The notes printed under the table: with repeats, how the times were taken and their spread; the skip rule
+// when a backend was left out.
 std::string study_notes(const Study& study);
 
 // The backends of the study: --backends, or every one this machine has. Throws DeviceError naming an
 // explicitly requested backend this machine does not have.
 std::vector<Backend> study_backends(const Invocation& invocation);
 
-// Runs the study described by the invocation (problem, settings, Ks, Ns, backends, max_seconds),
-// with a progress line on std::cerr when show_progress. Throws DeviceError for a backend this
+// Runs the study described by the invocation (problem, settings, Ks, Ns, backends, max_seconds, repeats),
+// with a progress line on std::cerr when show_progress. With repeats R each case is solved in R rounds, a
+// round solving it once on every backend, so that a slow or fast spell of the host falls on all of them. Throws DeviceError for a backend this
 // machine does not have, NumericalError naming the case.
 Study run_study(const Invocation& invocation, const std::string& command, bool show_progress);
 

@@ -13,6 +13,7 @@
 #include "../src/bench.h"
 #include "../src/build_info.h"
 #include "../src/cli.h"
+#include "../src/repeats.h"
 #include "../src/study.h"
 #include "cli_support.h"
 #include "test_support.h"
@@ -229,7 +230,7 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--max-seconds", "1"}, "--max-seconds: not for bsde bench"},
         {{"bench", "--backends", "omp,tpu"}, "--backends 'omp,tpu'"},
         {{"solve", "--cases", "ex1"}, "--cases: only for bsde bench"},
-        {{"study", "--repeats", "3"}, "--repeats: only for bsde bench"},
+        {{"solve", "--repeats", "3"}, "--repeats: only for bsde bench and bsde study"},
     };
     for (const auto& [args, contains] : rows) {
         const CliResult r = run(args);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "../src/build_info.h"
 #include "../src/cli.h"
 #include "../src/progress.h"
+#include "../src/repeats.h"
 #include "../src/study.h"
 #include "cli_support.h"
 #include "test_support.h"
@@ -189,6 +191,43 @@ BOOST_AUTO_TEST_CASE(table_from_known_inputs) {
     BOOST_CHECK(study_notes(no_exact).find("serial") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(repeated_solves_report_their_median_and_spread) {
+    BOOST_TEST_MESSAGE("with --repeats the time cells are the medians, study.csv adds each backend's least and most "
+                       "time, and the notes give the largest spread");
+    Study study = known_study();
+    study.repeats = 3;
+    study.cases.resize(1);
+    StudyCase& c = study.cases.front();
+    c.runs = {{Backend::serial, {9.0, 8.0, 12.0}}, {Backend::omp, {2.0, 2.5, 1.0}}, {Backend::cuda, {0.5, 0.5, 0.5}}};
+    for (const auto& [backend, runs] : c.runs) c.seconds[backend] = median_of(runs);
+
+    const Table display = study_table(study, TableStyle::display);
+    BOOST_CHECK_EQUAL(display.rows[0][column(display, "serial s")], "9.0000");
+    BOOST_CHECK_EQUAL(display.rows[0][column(display, "omp s")], "2.0000");
+    BOOST_CHECK_EQUAL(display.rows[0][column(display, "cuda/serial")], "18.0");  // 9 / 0.5, of the medians
+    BOOST_CHECK_EQUAL(display.header.size(), 14u);  // no spread columns on the printed table
+
+    const Table csv = study_table(study, TableStyle::csv);
+    const std::vector<std::pair<std::string, double>> expected{
+        {"seconds_serial", 9.0}, {"seconds_min_serial", 8.0}, {"seconds_max_serial", 12.0},
+        {"seconds_omp", 2.0},    {"seconds_min_omp", 1.0},    {"seconds_max_omp", 2.5},
+        {"seconds_min_cuda", 0.5}, {"seconds_max_cuda", 0.5}};
+    for (const auto& [name, value] : expected)
+        BOOST_CHECK_MESSAGE(std::stod(csv.rows[0][column(csv, name)]) == value,
+                            name << ": expected " << value << ", got '" << csv.rows[0][column(csv, name)] << "'");
+
+    // The spread: serial 12 / 8 = 1.5x, omp 2.5 / 1 = 2.5x, cuda 1x.
+    const std::string notes = study_notes(study);
+    for (const char* part : {"the median of 3 solves", "serial 1.500x, omp 2.500x, cuda 1.000x"})
+        BOOST_CHECK_MESSAGE(notes.find(part) != std::string::npos, "expected '" << part << "' in the notes: '" << notes << "'");
+
+    // One solve per case: neither the columns nor the note.
+    study.repeats = 1;
+    const Table single = study_table(study, TableStyle::csv);
+    BOOST_CHECK(std::find(single.header.begin(), single.header.end(), "seconds_min_serial") == single.header.end());
+    BOOST_CHECK(study_notes(study).find("median") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(text_table_is_aligned) {
     BOOST_TEST_MESSAGE("the text table right-aligns every column, two blanks apart");
     const Table table = study_table(known_study(), TableStyle::display);
@@ -281,6 +320,8 @@ BOOST_AUTO_TEST_CASE(bad_study_input_exits_2) {
         {{"study", "--output", "x.csv"}, "--output: bsde study takes --out"},
         {{"study", "--Ky", "2"}, "--Ky"},
         {{"study", "--max-seconds", "-1"}, "--max-seconds -1"},
+        {{"study", "--repeats", "0"}, "--repeats 0: must be in 1..1000"},
+        {{"study", "--repeats", "1001"}, "--repeats 1001"},
         {{"study", "--problem", "nope"}, "--problem 'nope'"},
         {{"solve", "--K", "1-6"}, "--K '1-6': one integer"},
         {{"grid", "--N", "128,256"}, "--N '128,256'"},
@@ -374,6 +415,33 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
                         "without gnuplot: expected one note on err, got '" << without.err << "'");
     BOOST_CHECK(exists(dir + "/study.csv") && exists(dir + "/study.md"));
     BOOST_CHECK_MESSAGE(!exists(dir + "/y_error.png"), "a stale y_error.png remains");
+}
+
+BOOST_AUTO_TEST_CASE(repeated_study_end_to_end) {
+    BOOST_TEST_MESSAGE("bsde study --problem ex1 --K 1 --N 8 --backends serial,omp --repeats 3 --out DIR: each time the "
+                       "median of three solves, between their least and most");
+    ScratchDir scratch("study");
+    const std::string dir = scratch.path("out");
+    const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial,omp",
+                                        "--repeats", "3", "--out", dir};
+    const CliResult r = run(args);
+    BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
+    BOOST_CHECK_MESSAGE(r.out.find("Times: the median of 3 solves") != std::string::npos, "no note on the repeats in:\n"
+                                                                                             << r.out);
+    std::ifstream csv_file(dir + "/study.csv");
+    const Table csv = read_csv(csv_file);
+    BOOST_REQUIRE_EQUAL(csv.rows.size(), 1u);
+    for (const char* backend : {"serial", "omp"}) {
+        const auto value = [&](const std::string& name) { return std::stod(csv.rows[0][column(csv, name)]); };
+        const double median = value(std::string("seconds_") + backend), least = value(std::string("seconds_min_") + backend),
+                     most = value(std::string("seconds_max_") + backend);
+        BOOST_CHECK_MESSAGE(least > 0 && least <= median && median <= most,
+                            backend << ": expected 0 < min <= median <= max, got " << least << ", " << median << ", " << most);
+    }
+    std::ifstream markdown_file(dir + "/study.md");
+    const std::string markdown(std::istreambuf_iterator<char>(markdown_file), {});
+    BOOST_CHECK_MESSAGE(markdown.find("Times: the median of 3 solves") != std::string::npos,
+                        "study.md does not say how the times were taken");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
