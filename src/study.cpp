@@ -9,6 +9,7 @@
 #include <memory>
 #include <ostream>
 #include <set>
+#include <utility>
 
 #include "../algorithms/errors.h"
 #include "../algorithms/grid.h"
@@ -29,6 +30,14 @@ const Backend all_backends[] = {Backend::serial, Backend::omp, Backend::cuda};
 double seconds_of(const StudyCase& c, Backend backend) {
     const auto it = c.seconds.find(backend);
     return it == c.seconds.end() ? nan : it->second;
+}
+
+// The least and the most time of the backend's solves of the case; NaN for both where it did not run.
+std::pair<double, double> seconds_range(const StudyCase& c, Backend backend) {
+    const auto it = c.runs.find(backend);
+    if (it == c.runs.end() || it->second.empty()) return {nan, nan};
+    const auto [least, most] = std::minmax_element(it->second.begin(), it->second.end());
+    return {*least, *most};
 }
 
 bool has_cuda(const std::vector<Backend>& backends) {
@@ -175,10 +184,9 @@ Table study_table(const Study& study, TableStyle style) {
         for (Backend b : study.backends) row.push_back(cell("%.4f", seconds_of(c, b)));
         if (spread)
             for (Backend b : study.backends) {
-                const auto runs = c.runs.find(b);
-                const bool timed = runs != c.runs.end() && !runs->second.empty();
-                row.push_back(cell("", timed ? *std::min_element(runs->second.begin(), runs->second.end()) : nan));
-                row.push_back(cell("", timed ? *std::max_element(runs->second.begin(), runs->second.end()) : nan));
+                const auto [least, most] = seconds_range(c, b);
+                row.push_back(cell("", least));
+                row.push_back(cell("", most));
             }
         for (const auto& [fast, slow] : pairs) row.push_back(cell("%.1f", speedup(seconds_of(c, slow), seconds_of(c, fast))));
         row.push_back(cell("%.2f", solved ? c.storage_bytes / 1048576.0 : nan));
@@ -198,11 +206,8 @@ std::string study_notes(const Study& study) {
         for (Backend b : study.backends) {
             double widest = nan;
             for (const StudyCase& c : study.cases) {
-                const auto runs = c.runs.find(b);
-                if (runs == c.runs.end() || runs->second.empty()) continue;
-                const auto [fastest, slowest] = std::minmax_element(runs->second.begin(), runs->second.end());
-                const double ratio = *slowest / *fastest;
-                if (!(widest >= ratio)) widest = ratio;
+                const auto [fastest, slowest] = seconds_range(c, b);
+                if (std::isfinite(fastest) && !(widest >= slowest / fastest)) widest = slowest / fastest;
             }
             notes += (b == study.backends.front() ? " " : ", ") + to_string(b) + " " +
                      (std::isfinite(widest) ? format_number(widest, "%.3fx") : std::string("-"));
@@ -327,7 +332,6 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                     study.warnings.push_back("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
                                              to_string(b) + ": " + r.picard_warning);
                 c.runs[b].push_back(r.sweep_seconds);
-                c.seconds[b] = median_of(c.runs[b]);
                 auto& [seconds, work] = spent[b];
                 seconds += r.sweep_seconds;
                 work += work_units(c.K, c.N, r.M, problem.dimension);
@@ -341,6 +345,7 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                 c.storage_bytes = r.storage_bytes;
                 if (r.device_bytes_measured >= 0) c.device_bytes = r.device_bytes_measured;
             }
+        for (Backend b : running) c.seconds[b] = median_of(c.runs[b]);
     }
     progress.clear();
     return study;
