@@ -13,23 +13,18 @@ enum class Backend { serial, omp, cuda };
 std::string to_string(Backend backend);
 Backend parse_backend(const std::string& name);  // throws InputError
 
-enum class TridiagonalLayout {
-    shared_matrix,  // one matrix, `count` right-hand sides (cuSPARSE gtsv2 / gtsv2_nopivot)
-    batch           // `count` matrices, each with its own right-hand side (gtsv2StridedBatch)
-};
-
 class BackendOps {
 public:
     virtual ~BackendOps() = default;
     virtual std::string description() const = 0;  // e.g. "cuda (NVIDIA H200)", "omp (16 threads)"
 
-    // Solves in place; the bands have m entries (shared_matrix) or m * count (batch); rhs m * count.
-    // pivoting selects gtsv2 over gtsv2_nopivot on cuda; the host Thomas solve never pivots.
+    // The solutions of one tridiagonal matrix (bands of m entries) with `count` right-hand sides (m each, one
+    // after the other), as the spline fits solve them: cuSPARSE gtsv2_nopivot on cuda, Thomas or the partition
+    // method on the host (tridiagonal.h). No pivoting: for diagonally dominant systems such as the spline's.
     virtual std::vector<double> solve_tridiagonal(const std::vector<double>& lower,
                                                   const std::vector<double>& diag,
                                                   const std::vector<double>& upper,
-                                                  const std::vector<double>& rhs, int m, int count,
-                                                  TridiagonalLayout layout, bool pivoting) const = 0;
+                                                  const std::vector<double>& rhs, int m, int count) const = 0;
 
     // Moments of `columns` splines on a uniform grid of M intervals (values column after column), by `solve`
     // (automatic: inverse band on cuda, tridiagonal on the host backends).

@@ -40,12 +40,12 @@ public:
 
     std::vector<double> solve_tridiagonal(const std::vector<double>& lower, const std::vector<double>& diag,
                                           const std::vector<double>& upper, const std::vector<double>& rhs,
-                                          int m, int count, TridiagonalLayout layout, bool pivoting) const override {
+                                          int m, int count) const override {
         return guarded([&] {
             Context context;
             Vector<double> a(lower.begin(), lower.end()), b(diag.begin(), diag.end()),
                 c(upper.begin(), upper.end()), x(rhs.begin(), rhs.end());
-            context.solve_tridiagonal(raw(a), raw(b), raw(c), raw(x), m, count, layout, pivoting);
+            context.solve_tridiagonal(raw(a), raw(b), raw(c), raw(x), m, count);
             return to_host(x);
         });
     }
@@ -93,7 +93,6 @@ public:
             BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
 #undef BSDE_SOLVE_IF_NAMED
             throw InputError("--problem '" + problem + "': no such problem");
-            return SolveResult{};
         });
     }
 

@@ -54,15 +54,16 @@ public:
                     throw InputError("the terminal data's kink at w = " + format_number(kink) +
                                      " lies outside [-R/2, R/2] = [" + format_number(-s_.R / 2) + ", " +
                                      format_number(s_.R / 2) +
-                                     "]: the grid cannot resolve it (for an option: sigma too small or the strike too "
-                                     "far from S0; raise --sigma or --R)");
+                                     "]: the grid cannot resolve it (for an option the kink is at w = (ln(strike / S0) - (mu - "
+                                     "sigma^2 / 2) T) / sigma; change --sigma, --strike, --S0 or --mu, or raise --R)");
             } else {
                 const KinkLine kink = problem.terminal_kink();
                 if (!(std::fabs(kink.offset) <= s_.R / 2))
                     throw InputError("the terminal data's kink line lies " + format_number(std::fabs(kink.offset)) +
                                      " from w = 0, beyond R/2 = " + format_number(s_.R / 2) +
-                                     ": the grid cannot resolve it (for an exchange option: the volatilities too "
-                                     "small or S1/S2 too far from 1; raise --sigma1, --sigma2 or --R)");
+                                     ": the grid cannot resolve it (for an exchange option the offset is (ln(S2 / S1) - (mu1 - "
+                                     "mu2 - (sigma1^2 - sigma2^2) / 2) T) / sigma, sigma^2 = sigma1^2 + sigma2^2 - 2 rho "
+                                     "sigma1 sigma2; change --S1, --S2, the drifts or the volatilities, or raise --R)");
             }
         }
         substeps_ = s_.startup == Startup::exact || K_ == 1 ? 0
@@ -122,7 +123,6 @@ public:
         context_.synchronize();
         SolveResult result;
         result.sweep_seconds = context_.elapsed_seconds();
-        result.phases_timed = s_.time_phases;
         for (const PhaseSpan& span : phase_spans_) result.phase_seconds.*span.phase += context_.seconds_between(span.from, span.to);
         collect(ring.layer(0), result);
         return result;
@@ -441,8 +441,6 @@ private:
     void collect(const LayerView& layer, SolveResult& result) {
         result.dimension = d;
         result.M = space_.M;
-        result.dx = space_.dx();
-        result.dt = time_.dt();
         result.startup_substeps = substeps_;
         result.terminal_kinked = has_terminal_kink<Problem>::value;
         const auto first = ring_.begin() + (layer.base - raw(ring_));
@@ -494,16 +492,26 @@ private:
     }
     void collect_exact(const LayerView&, SolveResult&, std::false_type) {}
 
-    // S(0, w), the computed dV/dS and the exact one, for problems with a state map (1D options).
+    // S(0, w), the computed dV/dS and the exact one, d columns each, for problems with a state map (the options).
     void collect_state(SolveResult& result, std::true_type) {
         result.has_state = true;
-        result.state.resize(points_);
-        result.gradient.resize(points_);
-        result.gradient_exact.resize(points_);
+        result.state.resize(d * points_);
+        result.gradient.resize(d * points_);
+        result.gradient_exact.resize(d * points_);
         for (int i = 0; i < points_; ++i) {
-            result.state[i] = problem_.state(0.0, result.w[i]);
-            result.gradient[i] = problem_.value_gradient(0.0, result.w[i], result.z[i]);
-            result.gradient_exact[i] = problem_.value_gradient(0.0, result.w[i], result.z_exact[i]);
+            const Point<d> w = grid_(i);
+            Point<d> z, z_exact;
+            for (int k = 0; k < d; ++k) {
+                component(z, k) = result.z[k * points_ + i];
+                component(z_exact, k) = result.z_exact[k * points_ + i];
+            }
+            const Point<d> state = problem_.state(0.0, w), gradient = problem_.value_gradient(0.0, w, z),
+                           gradient_exact = problem_.value_gradient(0.0, w, z_exact);
+            for (int k = 0; k < d; ++k) {
+                result.state[k * points_ + i] = component(state, k);
+                result.gradient[k * points_ + i] = component(gradient, k);
+                result.gradient_exact[k * points_ + i] = component(gradient_exact, k);
+            }
         }
     }
     void collect_state(SolveResult&, std::false_type) {}

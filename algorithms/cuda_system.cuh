@@ -151,7 +151,7 @@ public:
     std::string description() const;
 
     void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
-                           int m, int count, TridiagonalLayout layout, bool pivoting);
+                           int m, int count);
 
     // body(i, lanes) for i = 0..count-1, enqueued on the stream, blocks_per_sm blocks of 256 threads on an SM (the
     // registers capped accordingly), with the most lanes per point (a power of two up to max_lanes, at least one)

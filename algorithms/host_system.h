@@ -48,8 +48,8 @@ inline double host_available_bytes() {
 // Thomas, 3 m count for the partition method.
 template <class Policy>
 void solve_tridiagonal_in_chunks(Policy policy, const double* lower, const double* diag, const double* upper,
-                                 double* rhs, double* scratch, int m, int count, int matrix_stride, int chunks) {
-    const TridiagonalSystems systems{lower, diag, upper, rhs, m, matrix_stride};
+                                 double* rhs, double* scratch, int m, int count, int chunks) {
+    const TridiagonalSystems systems{lower, diag, upper, rhs, m};
     if (chunks < 2) {
         thrust::for_each(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(count),
                          ThomasSolve{systems, scratch});
@@ -81,12 +81,12 @@ public:
     // Thomas per system; where the systems are fewer than the threads (the 1D fit: two), each split into chunks
     // for two tasks a thread (tridiagonal.h, the partition method).
     void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
-                           int m, int count, TridiagonalLayout layout, bool /*pivoting*/) {
+                           int m, int count) {
         const int threads = SystemTraits::threads();
         const int chunks = count < threads ? std::min((2 * threads + count - 1) / count, m / 3) : 1;
         scratch_.resize(static_cast<std::size_t>(m) * count * (chunks > 1 ? 3 : 1));
         solve_tridiagonal_in_chunks(policy(), lower, diag, upper, rhs, thrust::raw_pointer_cast(scratch_.data()), m,
-                                    count, layout == TridiagonalLayout::batch ? m : 0, chunks);
+                                    count, chunks);
     }
 
     // body(i, lanes) for i = 0..count-1: one lane per point on the host (lanes.h); the cuda context runs

@@ -76,8 +76,9 @@ void validate(const SchemeSettings& s, int dimension) {
     require(s.points_per_call >= 0 && s.points_per_call <= max_points_per_call,
             "points_per_call " + std::to_string(s.points_per_call) + ": must be in [0, " +
                 std::to_string(max_points_per_call) + "] (0 = automatic)");
-    require(s.startup_substeps >= 0,
-            "--startup-substeps " + std::to_string(s.startup_substeps) + ": must be >= 0 (0 = automatic)");
+    require(s.startup_substeps >= 0 && s.startup_substeps <= max_startup_substeps,
+            "--startup-substeps " + std::to_string(s.startup_substeps) + ": must be in [0, " +
+                std::to_string(max_startup_substeps) + "] (0 = automatic)");
     for (const auto& [name, value] : s.problem_parameters)
         require(std::isfinite(value), "--" + name + " " + format_number(value) + ": must be a finite number");
 
@@ -100,7 +101,7 @@ void validate(const SchemeSettings& s, int dimension) {
     require(std::isfinite(cells) && cells < 1e9,
             grid + "would have about " + format_number(2 * std::ceil(cells)) + " intervals; lower --N or --R");
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    require(M >= 4, grid + "has M = " + std::to_string(M) + " intervals, at least 4 are needed; raise --R or --N");
+    require(M >= 4, grid + "has M = " + std::to_string(M) + " intervals, at least 4 are needed; raise --R or --N, or lower --T");
     const double points = dimension == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
     const double data = dimension == 1 ? M + 1.0
                         : s.interpolation == InterpolationKind::bicubic ? 16.0 * M * M
@@ -116,6 +117,15 @@ void validate(const SchemeSettings& s, int dimension) {
         require(stability.growth_over_run <= stability_error_growth,
                 stability_warning(stability, s, dimension) + "; --allow-unstable runs it anyway");
     }
+}
+
+void check_spline_options(const SchemeSettings& s, bool spline_given, bool spline_solve_given) {
+    require(!spline_given || s.interpolation == InterpolationKind::spline,
+            "--spline: only for --interp spline (the " + to_string(s.interpolation) + " interpolation has no end "
+            "condition)");
+    require(!spline_solve_given || s.interpolation == InterpolationKind::spline,
+            "--spline-solve: only for the spline interpolations (--interp spline); --interp " +
+                to_string(s.interpolation) + " computes no spline moments");
 }
 
 double SolveResult::z0_error() const {

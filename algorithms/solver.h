@@ -71,12 +71,21 @@ struct SchemeSettings {
 // The largest multistep order accepted (--K, --Ky, --Kz).
 constexpr int max_multistep_order = 32;
 
+// The most fine steps per step of the multistep start-up (SchemeSettings::startup_substeps): its (K - 1) S fine
+// steps then cost at most as much as a main sweep of 31e4 steps, where the automatic ceil(dt^-1/2) is 32 at
+// N = 1024, T = 1.
+constexpr int max_startup_substeps = 10000;
+
 // The most neighbouring grid points one call of the 1D fused pass takes (SchemeSettings::points_per_call).
 constexpr int max_points_per_call = 3;
 
 // Throws InputError naming the option for any setting outside its range, an interpolation that does not exist
 // in this dimension, and a space grid whose (M+1)^dimension points the sweep cannot index (32-bit indices).
 void validate(const SchemeSettings& settings, int dimension = 1);
+
+// Throws InputError where a spline's end condition or its moments' solve was given (by the caller's reckoning: an
+// option or a bench key) for an interpolation that has none.
+void check_spline_options(const SchemeSettings& settings, bool spline_given, bool spline_solve_given);
 
 // Seconds spent in the phases of the steps (start-up and backward), with SchemeSettings::time_phases.
 struct SweepPhaseSeconds {
@@ -89,11 +98,10 @@ struct SolveResult {
     std::string problem, device;
     int dimension = 1;           // d: the grid has (M+1)^d points, point p = i_1 (M+1) + i_2 in 2D
     int M = 0;
-    double dx = 0, dt = 0;
     int startup_substeps = 0;    // 0 when the start-up was exact
     bool terminal_kinked = false;  // the problem's terminal data have a kink (smoothed by settings.smoothing)
     std::vector<double> w, y, z;                // t = 0 on the whole grid; w and z: d columns of (M+1)^d
-    // problems with a state map (options): S(0, w), dV/dS = value_gradient(z) and its exact value
+    // problems with a state map (options): S(0, w), dV/dS = value_gradient(z) and its exact value, d columns each
     bool has_state = false;
     std::vector<double> state, gradient, gradient_exact;
     bool has_exact = false;
@@ -115,8 +123,8 @@ struct SolveResult {
     double staged_axis_sums = 0;
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
-    bool phases_timed = false;        // settings.time_phases: phase_seconds measured
-    SweepPhaseSeconds phase_seconds;  // per phase; the rest of sweep_seconds: terminal layer, start-up copies, checks
+    SweepPhaseSeconds phase_seconds;  // per phase where settings.time_phases (else 0); the rest of sweep_seconds:
+                                      // terminal layer, start-up copies, checks
 
     double y0_error() const { return y0 > y0_exact ? y0 - y0_exact : y0_exact - y0; }
     double z0_error() const;  // largest |z_0 - exact| over the components

@@ -54,8 +54,7 @@ public:
         auto rhs = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
                                                    SplineRightHandSide{values, 1.0 / (dx_ * dx_), M_});
         thrust::copy(context_.policy(), rhs, rhs + points * columns, moments);
-        context_.solve_tridiagonal(raw(lower_), raw(diag_), raw(upper_), moments, points, columns,
-                                   TridiagonalLayout::shared_matrix, false);
+        context_.solve_tridiagonal(raw(lower_), raw(diag_), raw(upper_), moments, points, columns);
         if (boundary_ == SplineBoundary::not_a_knot)
             thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
                              thrust::counting_iterator<int>(columns), NotAKnotEnds{moments, M_});

@@ -197,14 +197,18 @@ std::string describe(const StabilityEstimate& e, const SchemeSettings& settings)
            (e.z_recursion ? "z" : "y") + " recursion)";
 }
 
+std::string stability_remedy(const SchemeSettings& settings, int dimension) {
+    const int L = smallest_stable_L(settings, dimension);
+    return (L > 0 ? "--L " + std::to_string(L) + " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"
+                  : "a lower --K or --N may keep their growth under 1e3") +
+           std::string(" (README, Stability)");
+}
+
 std::string stability_warning(const StabilityEstimate& e, const SchemeSettings& settings, int dimension) {
     if (e.growth_over_run <= stability_warning_growth) return "";
-    const int L = smallest_stable_L(settings, dimension);
     return orders(settings) + ", --N " + std::to_string(settings.N) + ", --L " + std::to_string(settings.L) +
            ": the scheme is unstable on this grid: " + describe(e, settings) + "; " +
-           (L > 0 ? "--L " + std::to_string(L) + " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"
-                  : "a lower --K or --N may keep their growth under 1e3") +
-           " (README, Stability)";
+           stability_remedy(settings, dimension);
 }
 
 }  // namespace bsde

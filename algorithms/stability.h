@@ -56,6 +56,10 @@ int smallest_stable_L(const SchemeSettings& settings, int dimension);
 // bounded scheme "grid modes grow by at most 0.99949 a step".
 std::string describe(const StabilityEstimate& estimate, const SchemeSettings& settings);
 
+// What keeps the grid modes' growth under stability_warning_growth: "--L 48 (the smallest above it) keeps their
+// growth under 1e3, as may a lower --K or --N (README, Stability)".
+std::string stability_remedy(const SchemeSettings& settings, int dimension);
+
 // A warning for a run whose growth is above stability_warning_growth (empty otherwise).
 std::string stability_warning(const StabilityEstimate& estimate, const SchemeSettings& settings, int dimension);
 

@@ -528,11 +528,13 @@ struct InnerError {
     }
 };
 
-// Problems whose forward process is a state S(t, w) with a value gradient dV/dS (1D options).
+// Problems whose forward process is a state S(t, w) with a value gradient dV/dS (the options: bs-call, bs-put,
+// exchange), value_gradient(t, w, z) taking and giving points of the problem's dimension.
 template <class P, class = void>
 struct has_state_map : std::false_type {};
 template <class P>
-struct has_state_map<P, std::void_t<decltype(std::declval<const P&>().value_gradient(0.0, 0.0, 0.0))>>
+struct has_state_map<P, std::void_t<decltype(std::declval<const P&>().value_gradient(
+                            0.0, std::declval<Point<P::dimension>>(), std::declval<Point<P::dimension>>()))>>
     : std::true_type {};
 
 struct Maximum {

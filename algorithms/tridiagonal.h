@@ -1,5 +1,5 @@
 // Tridiagonal solves of the host backends: the Thomas algorithm for one system per call, mapped over the
-// right-hand sides (or the systems of a batch) with thrust::for_each, and the partition method (below), which
+// right-hand sides with thrust::for_each, and the partition method (below), which
 // splits a system into chunks solved at once where there are fewer systems than cores.
 //   c'_0 = c_0 / b_0,  c'_i = c_i / (b_i - a_i c'_{i-1})
 //   d'_0 = d_0 / b_0,  d'_i = (d_i - a_i d'_{i-1}) / (b_i - a_i c'_{i-1})
@@ -10,21 +10,20 @@
 
 namespace bsde {
 
-// count systems of m rows: the bands of each (one matrix shared by all right-hand sides, matrix_stride 0, or a
-// batch of matrices, matrix_stride m) and its right-hand side, overwritten by the solution.
+// count systems of m rows: one matrix's bands, shared by all, and the right-hand side of each, overwritten by its
+// solution.
 struct TridiagonalSystems {
     const double* lower;
     const double* diag;
     const double* upper;
     double* rhs;
     int m;
-    int matrix_stride;
     struct System {
         const double *a, *b, *c;
         double* d;
     };
     __host__ __device__ System system(int s) const {
-        return {lower + s * matrix_stride, diag + s * matrix_stride, upper + s * matrix_stride, rhs + s * m};
+        return {lower, diag, upper, rhs + s * m};
     }
 };
 

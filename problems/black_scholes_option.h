@@ -47,6 +47,7 @@ struct black_scholes_option {
         for (const auto& positive : {std::make_pair("S0", S0), std::make_pair("strike", strike), std::make_pair("sigma", sigma)})
             if (!(positive.second > 0))
                 throw InputError(std::string("--") + positive.first + " " + format_number(positive.second) + ": must be > 0");
+        check_rates({{"r", r}, {"mu", mu}, {"delta", delta}});
     }
 
     // The state S(t, w) of the forward process.

@@ -22,7 +22,6 @@
 // signed distance from w = 0); y and z are smooth on either side, z jumps across it by A^T (S1, -S2).
 #pragma once
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "../algorithms/point.h"
@@ -55,8 +54,9 @@ struct exchange_option {
         for (const auto& positive : {std::make_pair("S1", S1), std::make_pair("S2", S2), std::make_pair("sigma1", sigma1),
                                      std::make_pair("sigma2", sigma2)})
             if (!(positive.second > 0))
-                throw InputError("--" + std::string(positive.first) + " " + shown(positive.second) + ": must be > 0");
-        if (!(rho > -1.0 && rho < 1.0)) throw InputError("--rho " + shown(rho) + ": must lie in (-1, 1)");
+                throw InputError("--" + std::string(positive.first) + " " + format_number(positive.second) + ": must be > 0");
+        if (!(rho > -1.0 && rho < 1.0)) throw InputError("--rho " + format_number(rho) + ": must lie in (-1, 1)");
+        check_rates({{"r", r}, {"mu1", mu1}, {"mu2", mu2}});
         a11 = sigma1;
         a21 = rho * sigma2;
         a22 = sigma2 * std::sqrt(1.0 - rho * rho);
@@ -118,12 +118,6 @@ private:
     __host__ __device__ Vec2 gradient_from(double x1, double x2) const { return Vec2{{a11 * x1 + a21 * x2, a22 * x2}}; }
     __host__ __device__ double d_1(Vec2 S, double tau) const {
         return (log(S[0] / S[1]) + 0.5 * sigma_tilde * sigma_tilde * tau) / (sigma_tilde * sqrt(tau));
-    }
-    static std::string shown(double value) {
-        std::ostringstream s;
-        s.precision(15);
-        s << value;
-        return s.str();
     }
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "../algorithms/errors.h"
 #include "../algorithms/host_device.h"
@@ -29,6 +30,15 @@ inline void check_parameter_names(const ProblemParameters& given, const std::str
 inline double parameter_or(const ProblemParameters& given, const char* name, double fallback) {
     const auto it = given.find(name);
     return it == given.end() ? fallback : it->second;
+}
+
+// Rates a year (interest, drift, dividend yield) must lie in [-1, 1]: beyond 100 % a year the price's discount
+// e^(-r T) and the forward drift leave the range where the grid around S0 holds the solution.
+inline void check_rates(std::initializer_list<std::pair<const char*, double>> rates) {
+    for (const auto& [name, rate] : rates)
+        if (!(rate >= -1.0 && rate <= 1.0))
+            throw InputError(std::string("--") + name + " " + format_number(rate) +
+                             ": must lie in [-1, 1] (a rate a year; 0.05 is 5 %)");
 }
 
 }  // namespace bsde

@@ -7,7 +7,7 @@ namespace bsde {
 
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
-    ProblemInfo{P::name, P::alias, P::description, P::dimension, P::has_exact_solution, P::default_T, P::default_R, P::default_L},
+    ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L},
     static const std::vector<ProblemInfo> infos{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
 #undef BSDE_PROBLEM_INFO
     return infos;

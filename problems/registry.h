@@ -8,7 +8,6 @@ namespace bsde {
 struct ProblemInfo {
     std::string name, alias, description;
     int dimension;
-    bool has_exact_solution;
     double default_T, default_R;
     int default_L;
 };

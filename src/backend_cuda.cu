@@ -53,23 +53,12 @@ void* CudaContext::workspace(vector<char>& buffer, std::size_t bytes) {
 }
 
 void CudaContext::solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,
-                                    int m, int count, TridiagonalLayout layout, bool pivoting) {
+                                    int m, int count) {
     std::size_t bytes = 0;
-    if (layout == TridiagonalLayout::batch) {
-        BSDE_CUSPARSE_CHECK(cusparseDgtsv2StridedBatch_bufferSizeExt(cusparse_, m, lower, diag, upper, rhs, count,
-                                                                     m, &bytes));
-        void* buffer = workspace(tridiagonal_workspace_, bytes);
-        BSDE_CUSPARSE_CHECK(cusparseDgtsv2StridedBatch(cusparse_, m, lower, diag, upper, rhs, count, m, buffer));
-    } else if (pivoting) {
-        BSDE_CUSPARSE_CHECK(cusparseDgtsv2_bufferSizeExt(cusparse_, m, count, lower, diag, upper, rhs, m, &bytes));
-        void* buffer = workspace(tridiagonal_workspace_, bytes);
-        BSDE_CUSPARSE_CHECK(cusparseDgtsv2(cusparse_, m, count, lower, diag, upper, rhs, m, buffer));
-    } else {
-        BSDE_CUSPARSE_CHECK(cusparseDgtsv2_nopivot_bufferSizeExt(cusparse_, m, count, lower, diag, upper, rhs, m,
-                                                                 &bytes));
-        void* buffer = workspace(tridiagonal_workspace_, bytes);
-        BSDE_CUSPARSE_CHECK(cusparseDgtsv2_nopivot(cusparse_, m, count, lower, diag, upper, rhs, m, buffer));
-    }
+    BSDE_CUSPARSE_CHECK(
+        cusparseDgtsv2_nopivot_bufferSizeExt(cusparse_, m, count, lower, diag, upper, rhs, m, &bytes));
+    void* buffer = workspace(tridiagonal_workspace_, bytes);
+    BSDE_CUSPARSE_CHECK(cusparseDgtsv2_nopivot(cusparse_, m, count, lower, diag, upper, rhs, m, buffer));
 }
 
 void CudaContext::start_timer() { BSDE_CUDA_CHECK(cudaEventRecord(start_, stream_)); }

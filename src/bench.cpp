@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <memory>
 #include <ostream>
 #include <regex>
+#include <set>
 
 #include "../algorithms/errors.h"
+#include "../algorithms/stability.h"
 #include "../problems/registry.h"
 #include "build_info.h"
 #include "options.h"
@@ -47,7 +48,8 @@ BenchCase parse_case(const std::string& item) {
     const std::string head = trim(parts.front());
     const ProblemInfo* problem = problem_named(head);
     int K = 3, N = 256;
-    if (problem == nullptr) {  // PROBLEM-kK-nN
+    const bool preset = problem == nullptr;
+    if (preset) {  // PROBLEM-kK-nN
         static const std::regex preset("(.+)-k([0-9]+)-n([0-9]+)");
         std::smatch m;
         const bool matched = std::regex_match(head, m, preset) && (problem = problem_named(m[1].str())) != nullptr &&
@@ -68,6 +70,7 @@ BenchCase parse_case(const std::string& item) {
     s.L = problem->default_L;
     s.Ky = s.Kz = K;
     s.N = N;
+    std::set<std::string> given;
     for (std::size_t i = 1; i < parts.size(); ++i) {
         const std::string setting = trim(parts[i]);
         const std::size_t equals = setting.find('=');
@@ -75,6 +78,9 @@ BenchCase parse_case(const std::string& item) {
         const std::string value = equals == std::string::npos ? "" : trim(setting.substr(equals + 1));
         if (equals == std::string::npos || value.empty())
             throw InputError(where + "'" + setting + "' is not KEY=VALUE");
+        if (!given.insert(key).second) throw InputError(where + key + " is given twice");
+        if (preset && (key == "K" || key == "N"))
+            throw InputError(where + key + " is set by the name " + head + "; give " + problem->alias + ":K=..:N=.. instead");
         const auto integer = [&](int& target) {
             if (!to_int(value, target)) throw InputError(where + key + " '" + value + "' is not an integer");
         };
@@ -111,6 +117,7 @@ BenchCase parse_case(const std::string& item) {
         }
     }
     try {
+        check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         validate(s, problem->dimension);
     } catch (const InputError& e) {
         throw InputError(where + e.what());
@@ -180,7 +187,7 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
     if (invocation.backends.empty()) return {default_backend()};
     for (Backend b : invocation.backends)
         if (!backend_available(b))
-            throw InputError("--backends " + to_string(b) + ": not available: " + cuda_unavailable_reason());
+            throw DeviceError("--backends " + to_string(b) + ": not available: " + cuda_unavailable_reason());
     return invocation.backends;
 }
 
@@ -386,7 +393,7 @@ void write_bench_markdown(std::ostream& out, const std::vector<BenchResult>& res
         if (!note.empty()) out << (note.compare(0, 2, "  ") == 0 ? "  - " + trim(note) : "- " + note) << "\n";
 }
 
-int bench_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream&,
+int bench_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream& err,
                   bool show_progress) {
     const std::vector<BenchCase> cases = parse_bench_cases(invocation.cases);
     const std::vector<Backend> backends = bench_backends(invocation);  // before anything runs or is written
@@ -410,7 +417,12 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
     for (Backend b : backends) devices.push_back(backend_ops(b).description());
     ProgressLine progress(show_progress);
     std::vector<BenchResult> results;
-    for (const BenchCase& c : cases)
+    std::vector<std::string> warnings;  // as bsde solve and bsde study give them, on err before the table
+    for (const BenchCase& c : cases) {
+        const int dimension = find_problem(c.problem).dimension;
+        const std::string unstable =
+            stability_warning(estimate_stability(c.settings, dimension), c.settings, dimension);
+        if (!unstable.empty()) warnings.push_back(c.name + ": " + unstable);
         for (Backend b : backends) {
             const BackendOps& ops = backend_ops(b);
             const std::string label = "bench " + c.name + " on " + to_string(b);
@@ -453,9 +465,13 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
             r.cost = node_cost(c.problem, last.dimension, c.settings.interpolation,
                                last.staged_axis_sums / node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps));
             results.push_back(r);
+            if (!last.picard_warning.empty())
+                warnings.push_back(c.name + " on " + to_string(b) + ": " + last.picard_warning);
         }
+    }
     progress.clear();
 
+    for (const std::string& warning : warnings) err << "bsde: warning: " << warning << "\n";
     write_text_table(out, bench_table(results, TableStyle::display));
     out << bench_notes(results, repeats);
     out << "devices:";

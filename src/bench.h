@@ -26,15 +26,15 @@ struct BenchCase {
 };
 
 // --cases: comma-separated cases, each PROBLEM-kK-nN (ex2-k6-n1024: K = Ky = Kz = 6, N = 1024) or
-// PROBLEM[:KEY=VALUE]... (ex1:K=2:N=8; keys K, N, L, T, R, interp, spline, smoothing, startup, picard;
-// also after the first form: ex2-k3-n256:L=16); everything else is the problem's default. Empty text:
-// the default cases. Throws InputError naming --cases and the case.
+// PROBLEM[:KEY=VALUE]... (ex1:K=2:N=8; keys K, N, L, T, R, interp, spline, spline_solve, smoothing, startup,
+// picard, each at most once; also after the first form, except K and N: ex2-k3-n256:L=16); everything else is
+// the problem's default. Empty text: the default cases. Throws InputError naming --cases and the case.
 std::vector<BenchCase> parse_bench_cases(const std::string& text);
 
 // The cases parse, --repeats in 1..1000. Throws InputError.
 void validate_bench(const Invocation& invocation);
 
-// --backends, or the fastest this machine has (cuda, else omp). Throws InputError (exit code 2) naming a
+// --backends, or the fastest this machine has (cuda, else omp). Throws DeviceError (exit code 4) naming a
 // requested backend that is not available.
 std::vector<Backend> bench_backends(const Invocation& invocation);
 
@@ -83,7 +83,7 @@ struct BenchResult {
     std::string case_name, problem;
     Backend backend = Backend::omp;
     int dimension = 1, K = 0, N = 0, M = 0, L = 0, substeps = 0;
-    std::string interpolation;      // "spline" (1D: the cubic spline) or "bicubic"
+    std::string interpolation;      // to_string(InterpolationKind): "spline", "hermite" (1D) or "bicubic" (2D)
     std::vector<double> seconds;    // the timed sweeps
     double instrumented_seconds = 0;  // the sweep of the instrumented run
     SweepPhaseSeconds phases;       // of the instrumented run

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "../problems/registry.h"
 #include "bench.h"
 #include "study.h"
+#include "text.h"
 
 namespace po = boost::program_options;
 
@@ -112,6 +114,11 @@ bool take(const po::variables_map& vm, const char* name, T& target) {
     if (!vm.count(name)) return false;
     target = vm[name].as<T>();
     return true;
+}
+
+// --out DIR of bsde study and bsde bench; an empty name is refused, as --output's is.
+void take_out_folder(const po::variables_map& vm, std::string& folder) {
+    if (take(vm, "out", folder) && folder.empty()) throw InputError("--out '': an empty folder name");
 }
 
 // Where each key of the --config file was set (line numbers), so that a value the file gave and the
@@ -235,9 +242,10 @@ std::string help_text() {
             "  bench          time fixed cases (--cases) on --backends: median and spread of --repeats solves,\n"
             "                 the split of a step, node evaluations/s and FP64 GFLOP/s (README, Benchmark)\n"
             "  coefficients   print the multistep weights gamma^K_{K,j} and gamma^1_{K,j} for K = 1..--K\n"
+            "                 (it takes --K only)\n"
             "  grid           print the space grid M, dx, the time step dt and the stability of its modes\n"
-            "                 for --K --N [--T --R --L]\n"
-            "  problems       list the problems\n\n"
+            "                 (it takes --problem --K --Ky --Kz --N --T --R --L --grid-order --interp)\n"
+            "  problems       list the problems (no options)\n\n"
          << command_line_options() << "\n"
          << shared_options() << "\n"
          << "Config file: key = value lines (keys are the option names above without the dashes), blank lines\n"
@@ -248,7 +256,8 @@ std::string help_text() {
             "path, a run larger than the free memory: the message gives the largest N that fits); 3 numerical\n"
             "failure (a non-finite y or z, naming the step and grid point; Picard above its tolerance with\n"
             "--strict, else a 'bsde: warning: ...' line); 4 device or library failure (no CUDA device for\n"
-            "--backend cuda, a driver too old, a failing CUDA or cuSPARSE call, an allocation that fails).\n";
+            "--backend cuda or --backends cuda, a driver too old, a failing CUDA or cuSPARSE call, an allocation\n"
+            "that fails).\n";
     return text.str();
 }
 
@@ -296,13 +305,31 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
                 option != "config" && !value.defaulted())
                 throw InputError("--" + option + ": not for bsde bench, which takes --cases (the problems and their "
                                  "settings, e.g. ex2:K=3:N=256:L=16), --backends, --repeats and --out");
-        take(vm, "cases", invocation.cases);
+        if (take(vm, "cases", invocation.cases) && trim(invocation.cases).empty())
+            throw InputError("--cases '': no case given (without --cases the default cases run)");
         std::string list;
         if (take(vm, "backends", list)) invocation.backends = parse_backend_list(list);
-        take(vm, "out", invocation.out);
+        take_out_folder(vm, invocation.out);
         take(vm, "repeats", invocation.repeats);
         validate_bench(invocation);
         return invocation;
+    }
+    // The commands that solve nothing refuse every option they do not take, rather than ignore it.
+    const std::map<std::string, std::vector<std::string>> options_taken{
+        {"problems", {}},
+        {"coefficients", {"K"}},
+        {"grid", {"problem", "K", "Ky", "Kz", "N", "T", "R", "L", "grid-order", "interp"}}};
+    const auto taken = options_taken.find(invocation.command);
+    if (taken != options_taken.end()) {
+        const std::vector<std::string>& names = taken->second;
+        for (const auto& given : vm)
+            if (given.first != "config" && std::find(names.begin(), names.end(), given.first) == names.end()) {
+                std::string list;
+                for (const std::string& name : names) list += (list.empty() ? "--" : ", --") + name;
+                throw InputError("--" + given.first + ": not for bsde " + invocation.command + ", which takes " +
+                                 (list.empty() ? "no options" : list));
+            }
+        if (invocation.command == "problems") return invocation;
     }
     const bool study = invocation.command == "study";
     if (vm.count("cases")) throw InputError("--cases: only for bsde bench");
@@ -326,18 +353,9 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     }
     const int K = invocation.Ks.front();
     s.Ky = s.Kz = K;
+    if (invocation.command == "coefficients") return invocation;
     take(vm, "Ky", s.Ky);
     take(vm, "Kz", s.Kz);
-    // Options of a solve are refused by the commands that solve nothing, rather than ignored.
-    if (invocation.command == "coefficients" || invocation.command == "grid" || invocation.command == "problems")
-        for (const char* name : {"output", "backend", "strict", "allow-unstable"})
-            if (vm.count(name))
-                throw InputError(std::string("--") + name + ": bsde " + invocation.command +
-                                 " solves nothing (it is an option of bsde solve)");
-    if (invocation.command == "coefficients") {
-        s.Kz = s.Ky = K;
-        return invocation;
-    }
 
     invocation.problem = "ex2";
     take(vm, "problem", invocation.problem);
@@ -370,14 +388,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         if (vm.count(parameter)) s.problem_parameters[parameter] = vm[parameter].as<double>();
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
     if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
-    if (vm.count("spline") && s.interpolation != InterpolationKind::spline)
-        throw InputError("--spline: only for --interp spline (the Hermite cubic has no end condition)");
-    if (take(vm, "spline-solve", name)) {
-        s.spline_solve = parse_spline_solve(name);
-        if (s.interpolation != InterpolationKind::spline)
-            throw InputError("--spline-solve: only for the spline interpolations (--interp spline); --interp " +
-                             to_string(s.interpolation) + " computes no spline moments");
-    }
+    if (take(vm, "spline-solve", name)) s.spline_solve = parse_spline_solve(name);
+    check_spline_options(s, vm.count("spline") > 0, vm.count("spline-solve") > 0);
     if (take(vm, "backend", name)) {
         invocation.backend = parse_backend(name);
         invocation.backend_given = true;
@@ -386,11 +398,16 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (vm.count("output") && invocation.output.empty()) throw InputError("--output '': an empty file name");
     take(vm, "strict", s.picard_strict);
     take(vm, "allow-unstable", s.allow_unstable);
+    // bsde grid shows the stability of any grid, unstable ones too (print_grid says what a solve would do)
+    if (invocation.command == "grid") s.allow_unstable = true;
     if (vm.count("startup-substeps") && s.startup == Startup::exact)
         throw InputError("--startup-substeps: only for --startup multistep (the exact start-up takes no substeps)");
+    const int largest_K = std::max({s.Ky, s.Kz, *std::max_element(invocation.Ks.begin(), invocation.Ks.end())});
+    if (vm.count("startup-substeps") && largest_K == 1)
+        throw InputError("--startup-substeps: only for K >= 2 (K = 1 needs no start-up layers)");
     if (study) {
         if (take(vm, "backends", name)) invocation.backends = parse_backend_list(name);
-        take(vm, "out", invocation.out);
+        take_out_folder(vm, invocation.out);
         take(vm, "max-seconds", invocation.max_seconds);
         invocation.repeats = 1;
         take(vm, "repeats", invocation.repeats);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -37,19 +38,31 @@ void print_coefficients(std::ostream& out, int K) {
 
 void print_grid(std::ostream& out, const SchemeSettings& s, int dimension) {
     const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R};
+    const StabilityEstimate stability = estimate_stability(s, dimension);
     out << "Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", T = " << s.T << ", R = " << s.R
-        << " (q = " << matched_order(s.Ky, s.Kz) << ")\n"
+        << " (q = " << (s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz)) << ")\n"
         << std::setprecision(10) << "M  = " << space.M << "\n"
         << "dx = " << space.dx() << "\n"
         << "dt = " << s.T / s.N << "\n"
         << "stability with L = " << s.L << " and the " << to_string(s.interpolation) << " interpolation: "
-        << describe(estimate_stability(s, dimension), s) << "\n";
+        << describe(stability, s) << "\n";
+    if (stability.growth_over_run > stability_warning_growth)
+        out << "UNSTABLE: bsde solve "
+            << (stability.growth_over_run > stability_error_growth ? "refuses these settings unless --allow-unstable"
+                                                                   : "warns of these settings")
+            << "; " << stability_remedy(s, dimension) << "\n";
 }
 
 void print_problems(std::ostream& out) {
+    std::size_t alias_width = 0, name_width = 0;
+    for (const ProblemInfo& p : problem_infos()) {
+        alias_width = std::max(alias_width, p.alias.size() + 2);
+        name_width = std::max(name_width, p.name.size() + 2);
+    }
     for (const ProblemInfo& p : problem_infos())
-        out << std::left << std::setw(6) << p.alias << std::setw(12) << p.name << p.dimension << "D  T = " << p.default_T
-            << ", R = " << p.default_R << ", L = " << p.default_L << "  " << p.description << "\n";
+        out << std::left << std::setw(static_cast<int>(alias_width)) << p.alias << std::setw(static_cast<int>(name_width))
+            << p.name << std::right << p.dimension << "D  T = " << p.default_T << ", R = " << p.default_R
+            << ", L = " << p.default_L << "  " << p.description << "\n";
 }
 
 // "label value   exact ...   error ..." with 12 significant digits and a 3-digit error.
@@ -100,10 +113,15 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         print_value(out, r.z0.size() == 1 ? "z_0      " : k == 0 ? "z_0[1]   " : "z_0[2]   ", r.z0[k], r.has_exact,
                     r.has_exact ? r.z0_exact[k] : 0.0);
     if (r.has_state) {
-        const std::size_t c = r.w.size() / 2;
-        out << "at S = " << std::setprecision(12) << r.state[c] << ":\n";
+        const std::size_t points = r.y.size(), centre = points / 2;  // w = 0
+        out << "at S = " << std::setprecision(12);
+        for (int k = 0; k < r.dimension; ++k)
+            out << (k == 0 ? r.dimension > 1 ? "(" : "" : ", ") << r.state[k * points + centre];
+        out << (r.dimension > 1 ? ")" : "") << ":\n";
         print_value(out, "price    ", r.y0, true, r.y0_exact);
-        print_value(out, "delta    ", r.gradient[c], true, r.gradient_exact[c]);
+        for (int k = 0; k < r.dimension; ++k)
+            print_value(out, r.dimension == 1 ? "delta    " : k == 0 ? "delta_1  " : "delta_2  ",
+                        r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
     if (r.has_exact)
         out << "max error over |w| <= R/2: y " << std::scientific << std::setprecision(3) << r.max_y_error_inner
@@ -116,8 +134,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     if (!inv.output.empty()) out << "output    " << inv.output << "\n";
 }
 
-// One row per grid point: w (w1, w2 in 2D), y, z (z1, z2), the exact values and errors, and for 1D
-// options the spot, price and delta.
+// One row per grid point: w (w1, w2 in 2D), y, z (z1, z2), the exact values and errors, and for the
+// options the spot (S1, S2), price and delta (delta1, delta2), exact and errors.
 void write_solution_csv(std::ostream& out, const SolveResult& r) {
     const int d = r.dimension;
     const std::size_t points = r.y.size();
@@ -129,7 +147,10 @@ void write_solution_csv(std::ostream& out, const SolveResult& r) {
     out << std::setprecision(17);
     out << names("w", "").substr(1) << ",y" << names("z", "")
         << (r.has_exact ? ",y_exact" + names("z", "_exact") + ",y_error" + names("z", "_error") : "")
-        << (r.has_state ? ",S,price,delta,price_exact,delta_exact,price_error,delta_error" : "") << "\n";
+        << (r.has_state ? names("S", "") + ",price" + names("delta", "") + ",price_exact" + names("delta", "_exact") +
+                              ",price_error" + names("delta", "_error")
+                        : "")
+        << "\n";
     for (std::size_t i = 0; i < points; ++i) {
         for (int k = 0; k < d; ++k) out << (k ? "," : "") << r.w[k * points + i];
         out << "," << r.y[i];
@@ -140,9 +161,15 @@ void write_solution_csv(std::ostream& out, const SolveResult& r) {
             out << "," << r.y[i] - r.y_exact[i];
             for (int k = 0; k < d; ++k) out << "," << r.z[k * points + i] - r.z_exact[k * points + i];
         }
-        if (r.has_state)
-            out << "," << r.state[i] << "," << r.y[i] << "," << r.gradient[i] << "," << r.y_exact[i] << ","
-                << r.gradient_exact[i] << "," << r.y[i] - r.y_exact[i] << "," << r.gradient[i] - r.gradient_exact[i];
+        if (r.has_state) {
+            for (int k = 0; k < d; ++k) out << "," << r.state[k * points + i];
+            out << "," << r.y[i];
+            for (int k = 0; k < d; ++k) out << "," << r.gradient[k * points + i];
+            out << "," << r.y_exact[i];
+            for (int k = 0; k < d; ++k) out << "," << r.gradient_exact[k * points + i];
+            out << "," << r.y[i] - r.y_exact[i];
+            for (int k = 0; k < d; ++k) out << "," << r.gradient[k * points + i] - r.gradient_exact[k * points + i];
+        }
         out << "\n";
     }
 }

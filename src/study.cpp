@@ -1,13 +1,9 @@
 #include "study.h"
 
 #include <algorithm>
-#include <cerrno>
+#include <climits>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
-#include <memory>
-#include <ostream>
 #include <set>
 #include <utility>
 
@@ -18,7 +14,6 @@
 #include "options.h"
 #include "progress.h"
 #include "repeats.h"
-
 #include "text.h"
 
 namespace bsde {
@@ -26,11 +21,6 @@ namespace {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
 const Backend all_backends[] = {Backend::serial, Backend::omp, Backend::cuda};
-
-double seconds_of(const StudyCase& c, Backend backend) {
-    const auto it = c.seconds.find(backend);
-    return it == c.seconds.end() ? nan : it->second;
-}
 
 // The least and the most time of the backend's solves of the case; NaN for both where it did not run.
 std::pair<double, double> seconds_range(const StudyCase& c, Backend backend) {
@@ -50,19 +40,32 @@ double work_units(int K, int N, int M, int dimension) { return double(N) * std::
 }  // namespace
 
 std::vector<int> parse_int_list(const std::string& option, const std::string& text, bool list_allowed) {
+    // An item as an int; digits beyond int's range are an error of their own rather than "not an integer".
+    const auto integer = [&](const std::string& item, int& value) {
+        if (to_int(item, value)) return true;
+        const std::size_t digits = !item.empty() && (item[0] == '-' || item[0] == '+') ? 1 : 0;
+        if (item.size() > digits && item.find_first_not_of("0123456789", digits) == std::string::npos)
+            throw InputError(option + " '" + text + "': " + item + " is out of range (at most " +
+                             std::to_string(INT_MAX) + ")");
+        return false;
+    };
     int single = 0;
-    if (to_int(trim(text), single)) return {single};
+    if (integer(trim(text), single)) return {single};
     if (!list_allowed)
         throw InputError(option + " '" + text + "': one integer expected (lists and ranges are for bsde study)");
+    constexpr long long most_values_in_a_range = 100000;
     std::set<int> values;
     for (const std::string& raw : split(text, ',')) {
         const std::string item = trim(raw);
         int value = 0, first = 0, last = 0;
         const std::size_t dash = item.find('-', 1);
-        if (to_int(item, value)) {
+        if (integer(item, value)) {
             values.insert(value);
-        } else if (dash != std::string::npos && to_int(trim(item.substr(0, dash)), first) &&
-                   to_int(trim(item.substr(dash + 1)), last) && first <= last && last - first <= 100000) {
+        } else if (dash != std::string::npos && integer(trim(item.substr(0, dash)), first) &&
+                   integer(trim(item.substr(dash + 1)), last) && first <= last) {
+            if (static_cast<long long>(last) - first >= most_values_in_a_range)
+                throw InputError(option + " '" + text + "': the range '" + item + "' holds more than " +
+                                 std::to_string(most_values_in_a_range) + " values");
             for (int v = first; v <= last; ++v) values.insert(v);
         } else {
             throw InputError(option + " '" + text + "': '" + item +
@@ -98,7 +101,7 @@ static SchemeSettings case_settings(const SchemeSettings& base, int K, int N) {
 void validate_study(const Invocation& invocation) {
     if (!std::isfinite(invocation.max_seconds) || invocation.max_seconds < 0)
         throw InputError("--max-seconds " + format_number(invocation.max_seconds, "%g") +
-                         ": must be >= 0 (0 = no limit)");
+                         ": must be a finite number >= 0 (0 = no limit)");
     validate_repeats(invocation.repeats);
     for (int K : invocation.Ks)
         for (int N : invocation.Ns)

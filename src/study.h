@@ -4,6 +4,7 @@
 // inputs; study_output.cpp writes it as text, CSV, Markdown and gnuplot plots.
 #pragma once
 #include <iosfwd>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -70,6 +71,12 @@ bool left_out_by_time(const std::vector<StudyCase>& done, Backend backend, int K
 
 // Whether the cell is empty: the backend was left out of that case.
 inline bool ran(const StudyCase& c, Backend backend) { return c.seconds.count(backend) > 0; }
+
+// The backend's (median) time of the case; NaN where it was left out.
+inline double seconds_of(const StudyCase& c, Backend backend) {
+    const auto it = c.seconds.find(backend);
+    return it == c.seconds.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+}
 
 // The table as strings: one header and one row per case. display: the printed table (errors with 4
 // digits, orders with 2 decimals, times in s, speedups with 1 decimal, MiB); csv: machine names and

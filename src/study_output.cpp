@@ -20,15 +20,10 @@
 #include "options.h"
 #include "report.h"
 #include "study.h"
+#include "text.h"
 
 namespace bsde {
 namespace {
-
-std::string trim(const std::string& s) {
-    const std::size_t begin = s.find_first_not_of(" \t\r");
-    if (begin == std::string::npos) return "";
-    return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
-}
 
 std::string csv_field(const std::string& cell) {
     if (cell.find_first_of(",\"\n") == std::string::npos) return cell;
@@ -63,11 +58,6 @@ std::string shell_quoted(const std::string& s) {
     std::string quoted = "'";
     for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return quoted + "'";
-}
-
-double seconds_of(const StudyCase& c, Backend backend) {
-    const auto it = c.seconds.find(backend);
-    return it == c.seconds.end() ? std::nan("") : it->second;
 }
 
 // One plot of the paper's figures: a value against N, one curve per K.
@@ -237,8 +227,9 @@ void write_markdown(std::ostream& out, const Study& study) {
     out << "\n- scheme: K_y = K_z = K, at most " << s.picard_iterations << " Picard iterations (tolerance "
         << format_number(s.picard_tolerance, "%g") << "), start-up "
         << (s.startup == Startup::exact ? "EXACT (verification mode)" : to_string(s.startup));
-    if (problem.dimension == 1) out << ", spline " << to_string(s.spline) << ", smoothing " << to_string(s.smoothing);
+    if (problem.dimension == 1 && s.interpolation == InterpolationKind::spline) out << ", spline " << to_string(s.spline);
     else out << ", interpolation " << to_string(s.interpolation);
+    out << ", smoothing of kinked terminal data " << to_string(s.smoothing);
     if (s.grid_order > 0) out << ", grid order " << s.grid_order;
     out << "\n- backends:";
     for (std::size_t i = 0; i < study.backends.size(); ++i) {
@@ -251,7 +242,11 @@ void write_markdown(std::ostream& out, const Study& study) {
            "the solver's own arrays";
     if (std::find(study.backends.begin(), study.backends.end(), Backend::cuda) != study.backends.end())
         out << "; device MiB: device memory taken during the cuda solve (cudaMemGetInfo)";
-    out << "\n- warm-up: omp and cuda solved the first case once, untimed, before the timed runs\n";
+    std::string warmed;  // the parallel backends, which run_study warms up
+    for (Backend b : study.backends)
+        if (b != Backend::serial) warmed += (warmed.empty() ? "" : " and ") + to_string(b);
+    out << "\n";
+    if (!warmed.empty()) out << "- warm-up: " << warmed << " solved the first case once, untimed, before the timed runs\n";
     const std::vector<Plot> plots = study_plots(study);
     if (!plots.empty()) {
         out << "- plots (`gnuplot study.gp`):";

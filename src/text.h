@@ -20,11 +20,11 @@ inline std::vector<std::string> split(const std::string& text, char separator) {
     }
 }
 
-// `s` without leading and trailing blanks and tabs.
+// `s` without leading and trailing blanks, tabs and carriage returns.
 inline std::string trim(const std::string& s) {
-    const std::size_t begin = s.find_first_not_of(" \t");
+    const std::size_t begin = s.find_first_not_of(" \t\r");
     if (begin == std::string::npos) return "";
-    return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+    return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
 }
 
 // The whole of `text` as an int (an optional sign, then digits); false for anything else or out of range.

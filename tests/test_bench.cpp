@@ -26,10 +26,6 @@ using bsde::test::joined;
 
 namespace {
 
-bool one_error_line(const std::string& err) {
-    return !err.empty() && err.find('\n') == err.size() - 1 && err.compare(0, 13, "bsde: error: ") == 0;
-}
-
 BenchResult known_result() {
     BenchResult r;
     r.case_name = "ex2-k6-n1024";
@@ -217,30 +213,41 @@ BOOST_AUTO_TEST_CASE(case_syntax) {
 
 BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
     BOOST_TEST_MESSAGE("bad bench input: one 'bsde: error:' line naming the option, exit 2, nothing on out");
-    const std::vector<std::pair<std::vector<std::string>, std::string>> rows{
-        {{"bench", "--cases", "ex9-k3-n8"}, "--cases 'ex9-k3-n8'"},
-        {{"bench", "--cases", "ex1:K=x"}, "K 'x' is not an integer"},
-        {{"bench", "--cases", "ex1:foo=1"}, "unknown key 'foo'"},
-        {{"bench", "--cases", "ex1:interp=bicubic"}, "--interp bicubic: only for 2D problems"},
-        {{"bench", "--cases", "ex4:interp=hermite"}, "--interp hermite: only for 1D problems"},
-        {{"bench", "--cases", "ex1:K=3:N=3"}, "--cases 'ex1:K=3:N=3': --N 3"},
-        {{"bench", "--cases", "ex1,,ex2"}, "an empty case"},
-        {{"bench", "--repeats", "0"}, "--repeats 0"},
-        {{"bench", "--K", "3"}, "--K: not for bsde bench, which takes --cases"},
-        {{"bench", "--max-seconds", "1"}, "--max-seconds: not for bsde bench"},
-        {{"bench", "--backends", "omp,tpu"}, "--backends 'omp,tpu'"},
-        {{"solve", "--cases", "ex1"}, "--cases: only for bsde bench"},
-        {{"solve", "--repeats", "3"}, "--repeats: only for bsde bench and bsde study"},
+    const std::vector<test::BadInput> rows{
+        {{"bench", "--cases", "ex9-k3-n8"}, 2, "--cases 'ex9-k3-n8'"},
+        {{"bench", "--cases", "ex1:K=x"}, 2, "K 'x' is not an integer"},
+        {{"bench", "--cases", "ex1:foo=1"}, 2, "unknown key 'foo'"},
+        {{"bench", "--cases", "ex1:interp=bicubic"}, 2, "--interp bicubic: only for 2D problems"},
+        {{"bench", "--cases", "ex4:interp=hermite"}, 2, "--interp hermite: only for 1D problems"},
+        {{"bench", "--cases", "ex1:K=3:N=3"}, 2, "--cases 'ex1:K=3:N=3': --N 3"},
+        {{"bench", "--cases", "ex1,,ex2"}, 2, "an empty case"},
+        {{"bench", "--cases", ""}, 2, "--cases '': no case given"},
+        {{"bench", "--cases", "ex1:K=2:N=8:K=3"}, 2, "K is given twice"},
+        {{"bench", "--cases", "ex2-k3-n8:N=16"}, 2, "N is set by the name ex2-k3-n8"},
+        {{"bench", "--cases", "ex1:interp=hermite:spline=natural"}, 2, "--spline: only for --interp spline"},
+        {{"bench", "--cases", "ex1:interp=hermite:spline_solve=inverse-band"}, 2, "--spline-solve: only for the spline"},
+        {{"bench", "--out", ""}, 2, "--out '': an empty folder name"},
+        {{"bench", "--repeats", "0"}, 2, "--repeats 0"},
+        {{"bench", "--K", "3"}, 2, "--K: not for bsde bench, which takes --cases"},
+        {{"bench", "--max-seconds", "1"}, 2, "--max-seconds: not for bsde bench"},
+        {{"bench", "--backends", "omp,tpu"}, 2, "--backends 'omp,tpu'"},
+        {{"solve", "--cases", "ex1"}, 2, "--cases: only for bsde bench"},
+        {{"solve", "--repeats", "3"}, 2, "--repeats: only for bsde bench and bsde study"},
     };
-    for (const auto& [args, contains] : rows) {
-        const CliResult r = run(args);
-        const std::string what = joined(args);
-        BOOST_CHECK_MESSAGE(r.code == 2, what << ": expected exit code 2, got " << r.code << " (" << r.err << ")");
-        BOOST_CHECK_MESSAGE(one_error_line(r.err), what << ": expected one 'bsde: error:' line, got '" << r.err << "'");
-        BOOST_CHECK_MESSAGE(r.err.find(contains) != std::string::npos,
-                            what << ": expected '" << contains << "' in '" << r.err << "'");
-        BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
-    }
+    for (const test::BadInput& row : rows) test::check_bad_input(row);
+}
+
+BOOST_AUTO_TEST_CASE(bench_passes_on_the_solves_warnings) {
+    BOOST_TEST_MESSAGE("a bench case whose Picard iteration stops unconverged (at most 1 iteration) exits 0 with its "
+                       "table and one 'bsde: warning:' line naming the case and Picard, as bsde solve does");
+    const std::vector<std::string> args{"bench", "--cases", "ex1:K=2:N=8:picard=1", "--backends", "serial",
+                                        "--repeats", "1"};
+    const CliResult r = run(args);
+    BOOST_CHECK_MESSAGE(r.code == 0, joined(args) << ": expected exit code 0, got " << r.code << " (" << r.err << ")");
+    BOOST_CHECK_MESSAGE(test::one_line(r.err, "bsde: warning: ex1:K=2:N=8:picard=1 on serial: Picard did not converge"),
+                        joined(args) << ": expected one Picard warning on err, got '" << r.err << "'");
+    BOOST_CHECK_MESSAGE(r.out.find("ex1:K=2:N=8:picard=1") != std::string::npos,
+                        joined(args) << ": expected the case in the table, got '" << r.out << "'");
 }
 
 BOOST_AUTO_TEST_CASE(sweep_times_its_phases_on_request) {
@@ -249,13 +256,12 @@ BOOST_AUTO_TEST_CASE(sweep_times_its_phases_on_request) {
     s.N = 8;
     for (Backend b : test::available_backends()) {
         const SolveResult plain = backend_ops(b).solve("ex1", s);
-        BOOST_CHECK(!plain.phases_timed);
         BOOST_CHECK_EQUAL(plain.phase_seconds.expectation + plain.phase_seconds.status + plain.phase_seconds.fit, 0.0);
         SchemeSettings timed = s;
         timed.time_phases = true;
         const SolveResult r = backend_ops(b).solve("ex1", timed);
         const SweepPhaseSeconds& p = r.phase_seconds;
-        BOOST_CHECK_MESSAGE(r.phases_timed && p.expectation > 0 && p.status >= 0 && p.fit > 0,
+        BOOST_CHECK_MESSAGE(p.expectation > 0 && p.status >= 0 && p.fit > 0,
                             to_string(b) << ": phases " << p.expectation << ", " << p.status << ", " << p.fit);
         BOOST_CHECK_MESSAGE(p.expectation + p.status + p.fit <= r.sweep_seconds,
                             to_string(b) << ": phases add up to more than the sweep");
@@ -292,7 +298,7 @@ BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
     std::filesystem::remove_all(dir);
 }
 
-BOOST_AUTO_TEST_CASE(cuda_bench_without_a_device_exits_2) {
+BOOST_AUTO_TEST_CASE(cuda_bench_without_a_device_exits_4) {
     if (backend_available(Backend::cuda)) {
         const CliResult r = run({"bench", "--cases", "ex1:K=2:N=8", "--backends", "cuda", "--repeats", "1"});
         BOOST_CHECK_MESSAGE(r.code == 0, "bench on cuda: exit code " << r.code << " (" << r.err << ")");
@@ -301,8 +307,8 @@ BOOST_AUTO_TEST_CASE(cuda_bench_without_a_device_exits_2) {
     }
     const std::vector<std::string> args{"bench", "--backends", "cuda"};
     const CliResult r = run(args);
-    BOOST_CHECK_MESSAGE(r.code == 2, joined(args) << ": expected exit code 2, got " << r.code);
-    BOOST_CHECK_MESSAGE(one_error_line(r.err) && r.err.find("--backends cuda") != std::string::npos,
+    BOOST_CHECK_MESSAGE(r.code == 4, joined(args) << ": expected exit code 4 (a device failure), got " << r.code);
+    BOOST_CHECK_MESSAGE(test::one_line(r.err, "bsde: error: ") && r.err.find("--backends cuda") != std::string::npos,
                         joined(args) << ": got '" << r.err << "'");
     BOOST_CHECK(r.out.empty());
 }

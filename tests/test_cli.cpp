@@ -2,6 +2,7 @@
 // all-or-nothing --output file.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <regex>
@@ -79,7 +80,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
         {{"solve", "--problem", "bs-call", "--S0", "0"}, 2, "--S0"},
         {{"solve", "--problem", "bs-put", "--strike", "-5"}, 2, "--strike"},
         {{"solve", "--problem", "bs-call", "--sigma", "0"}, 2, "--sigma"},
-        {{"solve", "--problem", "bs-call", "--sigma", "0.001"}, 2, "sigma too small"},
+        {{"solve", "--problem", "bs-call", "--sigma", "0.001"}, 2, "change --sigma, --strike, --S0 or --mu, or raise --R"},
         {{"solve", "--problem", "bs-call", "--T", "-0.33"}, 2, "--T"},
         {{"solve", "--problem", "bs-digital"}, 2, "--problem 'bs-digital'"},
         {{"solve", "--problem", "ex1", "--sigma", "0.3"}, 2, "--sigma"},
@@ -149,7 +150,13 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"coefficients", "--K", "6"}, "163/448");
     check_prints({"grid", "--K", "3", "--N", "128"}, "M  = 4096\n");
     check_prints({"grid", "--K", "1", "--N", "128"}, "M  = 364\n");
+    // --grid-order 2 at N = 128: dx = dt^(3/4), M = 2 ceil(16 * 128^(3/4)) = 1218, the paper's for K = 2 (Table 5)
+    check_prints({"grid", "--K", "3", "--N", "128", "--grid-order", "2"}, "(q = 2)\nM  = 1218\n");
+    // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; README, Stability)
+    check_prints({"grid", "--problem", "ex2", "--K", "6", "--N", "2048"},
+                 "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");
     check_prints({"problems"}, "ex1");
+    check_prints({"problems"}, "\nex3-put  bs-put  ");
 }
 
 BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
@@ -209,12 +216,11 @@ BOOST_AUTO_TEST_CASE(solve_writes_csv) {
     BOOST_CHECK_MESSAGE(!exists(csv + ".partial"), csv << ".partial remains");
     BOOST_REQUIRE_MESSAGE(exists(csv), csv << " was not written");
 
-    // M from the report's "scheme ... M = <M>, ..." line.
-    const std::string key = ", M = ";
-    const std::size_t at = r.out.find(key);
-    BOOST_REQUIRE_MESSAGE(at != std::string::npos, "no 'M = ' in the report: '" << r.out << "'");
-    const int M = std::stoi(r.out.substr(at + key.size()));
-    BOOST_CHECK_MESSAGE(M >= 4, "M = " << M);
+    // The paper's grid rule: q = min(Ky + 1, Kz, 3) = 2, dx = dt^((q+1)/4) = (1/16)^(3/4) = 1/8, M = 2 ceil(R / dx)
+    // = 256 with ex1's R = 16.
+    const int M = 256;
+    BOOST_CHECK_MESSAGE(r.out.find(", M = 256,") != std::string::npos,
+                        "expected M = 256 in the report, got '" << r.out << "'");
 
     const std::vector<std::string> lines = lines_of(csv);
     BOOST_REQUIRE_MESSAGE(!lines.empty(), csv << " is empty");
@@ -229,6 +235,36 @@ BOOST_AUTO_TEST_CASE(solve_writes_csv) {
                                     << "'");
     BOOST_CHECK_MESSAGE(r.out.find("output    " + csv) != std::string::npos,
                         "the report does not name the output file: '" << r.out << "'");
+}
+
+BOOST_AUTO_TEST_CASE(exchange_option_reports_its_deltas) {
+    BOOST_TEST_MESSAGE("ex5, K = 2, N = 8 on serial: the report's delta_1, delta_2 at S = (100, 100) within 2e-3 of "
+                       "Margrabe's N(d1), -N(d2) (d1 = -d2 = sigma sqrt(T) / 2, sigma^2 = 0.25^2 + 0.3^2), and the "
+                       "CSV's columns of the spots and deltas");
+    ScratchDir scratch("cli");
+    const std::string csv = scratch.path("exchange.csv");
+    const std::vector<std::string> args{"solve", "--problem", "ex5", "--K", "2", "--N", "8", "--backend", "serial",
+                                        "--output", csv};
+    const CliResult r = run(args);
+    BOOST_REQUIRE_MESSAGE(r.code == 0,
+                          joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
+    const double d1 = 0.5 * std::sqrt(0.25 * 0.25 + 0.3 * 0.3);
+    const auto normal_cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+    const std::pair<std::string, double> deltas[]{{"delta_1  ", normal_cdf(d1)}, {"delta_2  ", -normal_cdf(-d1)}};
+    for (const auto& [label, expected] : deltas) {
+        const std::size_t at = r.out.find("\n" + label);
+        BOOST_REQUIRE_MESSAGE(at != std::string::npos, "no '" << label << "' line in the report: '" << r.out << "'");
+        const double got = std::stod(r.out.substr(at + 1 + label.size()));
+        BOOST_CHECK_MESSAGE(std::fabs(got - expected) <= 2e-3, label << ": expected " << expected << ", got " << got
+                                                                     << ", error " << std::fabs(got - expected));
+    }
+    const std::vector<std::string> lines = lines_of(csv);
+    BOOST_REQUIRE_MESSAGE(!lines.empty(), csv << " is empty");
+    const std::string columns = ",S1,S2,price,delta1,delta2,price_exact,delta1_exact,delta2_exact,price_error,"
+                                "delta1_error,delta2_error";
+    BOOST_CHECK_MESSAGE(lines.front().size() >= columns.size() &&
+                            lines.front().compare(lines.front().size() - columns.size(), columns.size(), columns) == 0,
+                        "expected the header to end with '" << columns << "', got '" << lines.front() << "'");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

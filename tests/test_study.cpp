@@ -310,37 +310,27 @@ BOOST_AUTO_TEST_CASE(bad_study_input_exits_2) {
     BOOST_TEST_MESSAGE("bad study input: one 'bsde: error:' line naming the option, exit 2, nothing on out");
     ScratchDir scratch("study");
     std::ofstream(scratch.path("file")) << "not a folder\n";
-    const std::vector<std::pair<std::vector<std::string>, std::string>> rows{
-        {{"study", "--K", "1-x"}, "--K '1-x'"},
-        {{"study", "--K", "0-2"}, "--K 0"},
-        {{"study", "--K", "1-3", "--N", "3,8"}, "--N 3"},
-        {{"study", "--N", "abc"}, "--N 'abc'"},
-        {{"study", "--backends", "serial,tpu"}, "--backends 'serial,tpu'"},
-        {{"study", "--backend", "omp"}, "--backend: bsde study takes --backends"},
-        {{"study", "--output", "x.csv"}, "--output: bsde study takes --out"},
-        {{"study", "--Ky", "2"}, "--Ky"},
-        {{"study", "--max-seconds", "-1"}, "--max-seconds -1"},
-        {{"study", "--repeats", "0"}, "--repeats 0: must be in 1..1000"},
-        {{"study", "--repeats", "1001"}, "--repeats 1001"},
-        {{"study", "--problem", "nope"}, "--problem 'nope'"},
-        {{"solve", "--K", "1-6"}, "--K '1-6': one integer"},
-        {{"grid", "--N", "128,256"}, "--N '128,256'"},
-        {{"solve", "--backends", "omp"}, "--backends: only for bsde study"},
-        {{"solve", "--out", "dir"}, "--out: only for bsde study"},
+    const std::vector<test::BadInput> rows{
+        {{"study", "--K", "1-x"}, 2, "--K '1-x'"},
+        {{"study", "--K", "0-2"}, 2, "--K 0"},
+        {{"study", "--K", "1-3", "--N", "3,8"}, 2, "--N 3"},
+        {{"study", "--N", "abc"}, 2, "--N 'abc'"},
+        {{"study", "--backends", "serial,tpu"}, 2, "--backends 'serial,tpu'"},
+        {{"study", "--backend", "omp"}, 2, "--backend: bsde study takes --backends"},
+        {{"study", "--output", "x.csv"}, 2, "--output: bsde study takes --out"},
+        {{"study", "--Ky", "2"}, 2, "--Ky"},
+        {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
+        {{"study", "--repeats", "0"}, 2, "--repeats 0: must be in 1..1000"},
+        {{"study", "--repeats", "1001"}, 2, "--repeats 1001"},
+        {{"study", "--problem", "nope"}, 2, "--problem 'nope'"},
+        {{"solve", "--K", "1-6"}, 2, "--K '1-6': one integer"},
+        {{"grid", "--N", "128,256"}, 2, "--N '128,256'"},
+        {{"solve", "--backends", "omp"}, 2, "--backends: only for bsde study"},
+        {{"solve", "--out", "dir"}, 2, "--out: only for bsde study"},
         {{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial", "--out", scratch.path("file/sub")},
-         "--out '" + scratch.path("file/sub") + "'"},
+         2, "--out '" + scratch.path("file/sub") + "'"},
     };
-    for (const auto& [args, contains] : rows) {
-        const CliResult r = run(args);
-        const std::string what = joined(args);
-        BOOST_CHECK_MESSAGE(r.code == 2, what << ": expected exit code 2, got " << r.code << " (" << r.err << ")");
-        const bool one_line = !r.err.empty() && r.err.find('\n') == r.err.size() - 1;
-        BOOST_CHECK_MESSAGE(one_line && r.err.compare(0, 13, "bsde: error: ") == 0,
-                            what << ": expected one 'bsde: error:' line, got '" << r.err << "'");
-        BOOST_CHECK_MESSAGE(r.err.find(contains) != std::string::npos,
-                            what << ": expected '" << contains << "' in '" << r.err << "'");
-        BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
-    }
+    for (const test::BadInput& row : rows) test::check_bad_input(row);
 }
 
 BOOST_AUTO_TEST_CASE(cuda_requested_without_a_device_exits_4) {
