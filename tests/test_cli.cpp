@@ -25,6 +25,16 @@ using bsde::test::shown;
 
 namespace {
 
+// bsde solve --backend serial with the options; requires exit code 0.
+CliResult solve_on_serial(const std::vector<std::string>& options) {
+    std::vector<std::string> args{"solve", "--backend", "serial"};
+    args.insert(args.end(), options.begin(), options.end());
+    const CliResult r = run(args);
+    BOOST_REQUIRE_MESSAGE(r.code == 0,
+                          joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
+    return r;
+}
+
 std::vector<std::string> lines_of(const std::string& path) {
     std::ifstream file(path);
     std::vector<std::string> lines;
@@ -207,12 +217,8 @@ BOOST_AUTO_TEST_CASE(solve_writes_csv) {
     BOOST_TEST_MESSAGE("a tiny serial solve exits 0 and writes the CSV (header w,y,z and M+1 rows), no .partial left");
     ScratchDir scratch("cli");
     const std::string csv = scratch.path("solution.csv");
-    const std::vector<std::string> args{"solve", "--problem", "ex1", "--K", "2", "--N", "16", "--backend", "serial",
-                                        "--output", csv};
-    const CliResult r = run(args);
-    BOOST_REQUIRE_MESSAGE(r.code == 0,
-                          joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
-    BOOST_CHECK_MESSAGE(r.err.empty(), joined(args) << ": expected nothing on err, got '" << r.err << "'");
+    const CliResult r = solve_on_serial({"--problem", "ex1", "--K", "2", "--N", "16", "--output", csv});
+    BOOST_CHECK_MESSAGE(r.err.empty(), "expected nothing on err, got '" << r.err << "'");
     BOOST_CHECK_MESSAGE(!exists(csv + ".partial"), csv << ".partial remains");
     BOOST_REQUIRE_MESSAGE(exists(csv), csv << " was not written");
 
@@ -243,11 +249,7 @@ BOOST_AUTO_TEST_CASE(exchange_option_reports_its_deltas) {
                        "CSV's columns of the spots and deltas");
     ScratchDir scratch("cli");
     const std::string csv = scratch.path("exchange.csv");
-    const std::vector<std::string> args{"solve", "--problem", "ex5", "--K", "2", "--N", "8", "--backend", "serial",
-                                        "--output", csv};
-    const CliResult r = run(args);
-    BOOST_REQUIRE_MESSAGE(r.code == 0,
-                          joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
+    const CliResult r = solve_on_serial({"--problem", "ex5", "--K", "2", "--N", "8", "--output", csv});
     const double d1 = 0.5 * std::sqrt(0.25 * 0.25 + 0.3 * 0.3);
     const auto normal_cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
     const std::pair<std::string, double> deltas[]{{"delta_1  ", normal_cdf(d1)}, {"delta_2  ", -normal_cdf(-d1)}};
