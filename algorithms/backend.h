@@ -18,6 +18,11 @@ public:
     virtual ~BackendOps() = default;
     virtual std::string description() const = 0;  // e.g. "cuda (NVIDIA H200)", "omp (16 threads)"
 
+    // The product: a whole solve.
+    virtual SolveResult solve(const std::string& problem, const SchemeSettings& settings) const = 0;
+
+    // The test seam: the building blocks the solve runs on this backend, each on host vectors, so that the tests
+    // check every backend's against formulas and against serial (tests/test_spline.cpp, test_interpolation_2d.cpp).
     // The solutions of one tridiagonal matrix (bands of m entries) with `count` right-hand sides (m each, one
     // after the other), as the spline fits solve them: cuSPARSE gtsv2_nopivot on cuda, Thomas or the partition
     // method on the host (tridiagonal.h). No pivoting: for diagonally dominant systems such as the spline's.
@@ -42,8 +47,6 @@ public:
     virtual std::vector<double> interpolate_2d(InterpolationKind kind, const std::vector<double>& values, int M,
                                                double x_min, double dx, const std::vector<double>& x1,
                                                const std::vector<double>& x2, SplineSolve spline_solve) const = 0;
-
-    virtual SolveResult solve(const std::string& problem, const SchemeSettings& settings) const = 0;
 };
 
 // Whether this binary has the backend and, for cuda, a device to run it on. Never touches the

@@ -139,7 +139,7 @@ private:
         SolveResult result = sweep.run();
         result.problem = Problem::name;
         result.device = context.description();
-        if constexpr (std::is_same_v<Interpolation, CubicSpline1D> || std::is_same_v<Interpolation, TensorSpline2D>)
+        if constexpr (Interpolation::solves_spline_moments)
             result.spline_solve = to_string(resolve_spline_solve(settings.spline_solve, Context::runs_on_gpu));
         return result;
     }

@@ -54,16 +54,13 @@ public:
                     throw InputError("the terminal data's kink at w = " + format_number(kink) +
                                      " lies outside [-R/2, R/2] = [" + format_number(-s_.R / 2) + ", " +
                                      format_number(s_.R / 2) +
-                                     "]: the grid cannot resolve it (for an option the kink is at w = (ln(strike / S0) - (mu - "
-                                     "sigma^2 / 2) T) / sigma; change --sigma, --strike, --S0 or --mu, or raise --R)");
+                                     "]: the grid cannot resolve it (" + Problem::kink_advice + ", or raise --R)");
             } else {
                 const KinkLine kink = problem.terminal_kink();
                 if (!(std::fabs(kink.offset) <= s_.R / 2))
                     throw InputError("the terminal data's kink line lies " + format_number(std::fabs(kink.offset)) +
                                      " from w = 0, beyond R/2 = " + format_number(s_.R / 2) +
-                                     ": the grid cannot resolve it (for an exchange option the offset is (ln(S2 / S1) - (mu1 - "
-                                     "mu2 - (sigma1^2 - sigma2^2) / 2) T) / sigma, sigma^2 = sigma1^2 + sigma2^2 - 2 rho "
-                                     "sigma1 sigma2; change --S1, --S2, the drifts or the volatilities, or raise --R)");
+                                     ": the grid cannot resolve it (" + Problem::kink_advice + ", or raise --R)");
             }
         }
         substeps_ = s_.startup == Startup::exact || K_ == 1 ? 0
@@ -98,7 +95,7 @@ public:
             point_status_.resize(static_cast<std::size_t>(status_depth()) * points_);
             ring_.resize(ring_doubles());
             if (substeps_ > 0) fine_ring_.resize(ring_.size());
-        } catch (const std::exception& e) {  // std::bad_alloc, thrust::system_error (CUDA)
+        } catch (const std::bad_alloc& e) {  // Thrust's failed device allocations throw a std::bad_alloc too
             throw DeviceError("allocating " + mebibytes(needed_bytes) + " MiB for the solver's arrays failed (" +
                               e.what() + "; N = " + std::to_string(s_.N) + ", M = " + std::to_string(space_.M) +
                               ", d = " + std::to_string(d) + ", K = " + std::to_string(K_) + "); lower --N or --K");
@@ -380,8 +377,9 @@ private:
     // in one launch (and before each check). In 1D, 32 (24 bytes per point and step, 3.4x the ring of K = 6): on
     // cuda a reduction is a launch of about 5 us (an H200), as long as the 1D fit; 32 steps per launch instead of
     // K + 1 took ex2 K = 6, N = 1024 from 0.0708 to 0.0685 s and K = 3, N = 256 from 0.00512 to 0.00468 s
-    // (docs/performance.md, entry 15). In 2D, 1: the pass takes milliseconds there.
-    int status_depth() const { return d == 1 ? 32 : 1; }
+    // (docs/performance.md, entry 15). In 2D, 1: the pass takes milliseconds there. Fewer where 32 steps of grid
+    // points would pass the 32-bit offsets of the reduction's segments (M + 1 above 67 million).
+    int status_depth() const { return d == 1 ? std::min(32, INT_MAX / points_) : 1; }
 
     // The statuses of the steps since the last reduction: status_[step] = CombineStepStatus over the grid points.
     void reduce_statuses() {
@@ -572,7 +570,7 @@ private:
     // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single
     // point: the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6,
     // N = 1024 0.0822 -> 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when
-    // unrolled); in 2D 4 blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100
+    // unrolled; docs/performance.md, entry 14); in 2D 4 blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100
     // ex5 K = 6, N = 64 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers),
     // 0.506 s with 2 (docs/performance.md, entry 21).
     static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;

@@ -14,7 +14,6 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/system/cuda/vector.h>
 
-#include "backend.h"
 #include "errors.h"
 #include "lanes.h"
 

@@ -4,7 +4,8 @@
 // nodes r, r + G, ... (of its innermost loop; GaussHermiteOnGrid in 1D: a run of nodes, LayerNodeShare) and the
 // group's sums add up to the rule.
 //
-//   GaussHermiteExpectation: dW = sqrt(2 v) a_l, omega = omega_l / sqrt(pi) (scheme.md), for smooth layers.
+//   GaussHermiteExpectation: dW = sqrt(2 v) a_l, omega = omega_l / sqrt(pi) (scheme.md), the rule itself; in the
+//     sweep the kink-line rule's part away from its band (KinkLineExpectation).
 //   GaussHermiteOnGrid: the same nodes from a table made once per step size (grid_nodes.h), each with its
 //     shift on the grid, for the smooth layers of the fused pass; the sink gets the nodes (sink.add_node).
 //   CellGaussLegendreExpectation: for the terminal layer of kinked data, which Gauss-Hermite cannot resolve

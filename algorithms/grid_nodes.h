@@ -18,13 +18,16 @@ struct GridSite {
     int index[d];
 };
 
-// Whole cells and the local coordinate of an increment dW along one axis of spacing dx.
+// Whole cells and the local coordinate of an increment dW along one axis of spacing dx. The position is clamped
+// to 2^30 cells either way, far past any grid the sweep indexes (validate()), so that the cast, and a grid index
+// plus the cells, stay within int on every backend (such a node is clamped to the grid's end, interpolation.h).
 struct CellShift {
     double t;
     int cells;
 };
 __host__ __device__ inline CellShift cell_shift(double dW, double dx) {
-    const double position = dW * (1.0 / dx);
+    const double farthest = 1073741824.0;  // 2^30
+    const double position = fmin(fmax(dW * (1.0 / dx), -farthest), farthest);
     const int cells = static_cast<int>(floor(position));
     return {position - cells, cells};
 }

@@ -1,5 +1,6 @@
 // The interpolation seam. A family names, for a backend context, the fitter that builds a layer's
-// interpolation data from its grid values and the evaluator the fused pass calls:
+// interpolation data from its grid values and the evaluator the fused pass calls, and whether it solves for
+// spline moments (solves_spline_moments: the report then names how, settings.spline_solve):
 //   Fitter:    data_size() (doubles per function), fit(values, data, functions), storage_bytes(), evaluator()
 //   Evaluator: Stencil locate(point) (clamped to the domain; stencil.point is the clamped point),
 //              Shift shift(dW) (what an increment along one axis does on the grid, grid_nodes.h),
@@ -123,6 +124,7 @@ private:
 };
 
 struct CubicSpline1D {
+    static constexpr bool solves_spline_moments = true;  // by SplineFitter (settings.spline_solve)
     template <class Context>
     using Fitter = CubicSplineLayers<Context>;
     template <class Context>
@@ -132,6 +134,7 @@ struct CubicSpline1D {
 };
 
 struct TensorSpline2D {
+    static constexpr bool solves_spline_moments = true;
     template <class Context>
     using Fitter = TensorSplineFitter<Context>;
     template <class Context>
@@ -143,6 +146,7 @@ struct TensorSpline2D {
 // A family whose fitter takes no settings: Fitter<Context>(context, M, x_min, dx).
 template <template <class> class FitterOf>
 struct FamilyWithoutSettings {
+    static constexpr bool solves_spline_moments = false;
     template <class Context>
     using Fitter = FitterOf<Context>;
     template <class Context>

@@ -65,6 +65,8 @@ void validate(const SchemeSettings& s, int dimension) {
     require(s.N >= s.K() + 1, "--N " + std::to_string(s.N) + ": must be >= K + 1 = " + std::to_string(s.K() + 1));
     require(std::isfinite(s.T) && s.T > 0, "--T " + format_number(s.T) + ": must be a finite number > 0");
     require(std::isfinite(s.R) && s.R > 0, "--R " + format_number(s.R) + ": must be a finite number > 0");
+    // One node (dW = 0) is a rule (gauss_hermite.h) but no scheme: E[f dW] and the spread of every expectation
+    // vanish, so the sweep needs two at least.
     require(s.L >= 2 && s.L <= gauss_hermite_max_points,
             "--L " + std::to_string(s.L) + ": must be in [2, " + std::to_string(gauss_hermite_max_points) + "]");
     require(s.picard_iterations >= 1 && s.picard_iterations <= 100000,

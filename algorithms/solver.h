@@ -109,7 +109,7 @@ struct SolveResult {
     double y0 = 0, y0_exact = 0;                 // at w = 0
     std::vector<double> z0, z0_exact;            // at w = 0, d components
     double max_y_error_inner = 0, max_z_error_inner = 0; // largest error over |w| <= R/2
-    int picard_most_iterations = 0;   // over every point and step of the main sweep
+    int picard_most_iterations = 0;   // over every point and step, the start-up's fine steps included
     double picard_largest_change = 0; // largest last change over every point and step
     // Steps where Picard stopped with a change above picard_tolerance (1 + |y|) at some point, and a
     // one-line description of the first of them and the largest remaining change (empty when none).

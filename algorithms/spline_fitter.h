@@ -11,7 +11,6 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include "backend.h"
 #include "cubic_spline.h"
 #include "raw_pointer.h"
 #include "spline_inverse_band.h"
@@ -38,9 +37,6 @@ public:
             upper_.assign(bands.upper.begin(), bands.upper.end());
         }
     }
-
-    // tridiagonal or inverse_band (automatic resolved for this context).
-    SplineSolve solve() const { return solve_; }
 
     // values: `columns` columns of M+1 values; moments: as many columns, overwritten (not overlapping values).
     void fit(const double* values, double* moments, int columns) {

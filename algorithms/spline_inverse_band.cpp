@@ -68,7 +68,6 @@ private:
 SplineInverseBand spline_inverse_band(int M, SplineBoundary boundary) {
     const FactoredSplineSystem A(M, boundary);  // throws InputError for M < 4
     SplineInverseBand band;
-    band.M = M;
     band.W = std::min(spline_inverse_band_width, M);
     band.E = band.W;
     const int W = band.W, E = band.E, width = 2 * W + 1;

@@ -45,7 +45,6 @@ namespace bsde {
 constexpr int spline_inverse_band_width = 36;
 
 struct SplineInverseBand {
-    int M = 0;
     int W = 0;  // half-width: row i holds columns i-W..i+W, 2W+1 entries
     int E = 0;  // explicit edge rows at each end
     std::vector<double> left;    // rows 0..E-1: left[i (2W+1) + j - i + W] = Q_ij

@@ -5,7 +5,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "cubic_spline.h"
 #include "expectation_rules.h"
 #include "point.h"
 #include "terminal_smoothing.h"
@@ -253,7 +252,6 @@ template <class Problem, class Evaluator, int P>
 struct NeighbourExpectations {
     static constexpr int dimension = 1;
     static constexpr int points = P;
-    static constexpr bool stages_rows = false;
     using Node = AxisNode<typename Evaluator::Shift>;
     using Layer = LayerExpectations<Problem, Evaluator>;
     Layer at[P];

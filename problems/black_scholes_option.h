@@ -57,7 +57,10 @@ struct black_scholes_option {
     // dV/dS from z = sigma S dV/dS.
     __host__ __device__ double value_gradient(double t, double w, double z) const { return z / (sigma * state(t, w)); }
 
-    // Where the payoff has its kink at T: S_T = strike.
+    // Where the payoff has its kink at T: S_T = strike; and what moves it (the sweep's message when it lies
+    // outside the grid's inner half).
+    static constexpr const char* kink_advice = "the kink is at w = (ln(strike / S0) - (mu - sigma^2 / 2) T) / sigma; "
+                                               "change --sigma, --strike, --S0 or --mu";
     __host__ __device__ double terminal_kink() const {
         return (log(strike / S0) - (mu - 0.5 * sigma * sigma) * T) / sigma;
     }

@@ -78,7 +78,11 @@ struct exchange_option {
         return Vec2{{g1 / S[0], g2 / S[1]}};
     }
 
-    // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header.
+    // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header; and what moves it
+    // (the sweep's message when it lies outside the grid's inner half).
+    static constexpr const char* kink_advice =
+        "its offset is (ln(S2 / S1) - (mu1 - mu2 - (sigma1^2 - sigma2^2) / 2) T) / sigma, sigma^2 = sigma1^2 + "
+        "sigma2^2 - 2 rho sigma1 sigma2; change --S1, --S2, the drifts or the volatilities";
     __host__ __device__ KinkLine terminal_kink() const {
         return KinkLine{Vec2{{(a11 - a21) / sigma_tilde, -a22 / sigma_tilde}},
                         (log(S2 / S1) - (drift1 - drift2) * T) / sigma_tilde};
