@@ -270,11 +270,15 @@ BenchFigures bench_figures(const BenchResult& r) {
     f.node_evaluations = node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps);
     f.node_evaluations_per_second = f.node_evaluations / f.median;
     f.gflops = f.node_evaluations * r.cost.flops() / f.median / 1e9;
-    f.percent_of_ceiling = 100.0 * f.gflops * 1e9 / fp64_ceiling_flops;
     f.pass_seconds = r.instrumented_seconds > 0 ? r.phases.expectation : nan;
     f.pass_gflops = f.pass_seconds > 0 ? f.node_evaluations * r.cost.flops() / f.pass_seconds / 1e9 : nan;
-    f.pass_floor = f.node_evaluations * (r.cost.flops() / fp64_ceiling_flops + r.cost.transcendentals / fp64_exp_ceiling);
-    f.pass_over_floor = f.pass_seconds > 0 ? f.pass_seconds / f.pass_floor : nan;
+    // The ceilings are a GPU's (an H200's): the figures against them only for cuda.
+    const bool gpu = r.backend == Backend::cuda;
+    f.percent_of_ceiling = gpu ? 100.0 * f.gflops * 1e9 / fp64_ceiling_flops : nan;
+    f.pass_floor = gpu ? f.node_evaluations *
+                             (r.cost.flops() / fp64_ceiling_flops + r.cost.transcendentals / fp64_exp_ceiling)
+                       : nan;
+    f.pass_over_floor = gpu && f.pass_seconds > 0 ? f.pass_seconds / f.pass_floor : nan;
     return f;
 }
 
@@ -347,10 +351,11 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
     notes +=
         "; the marks themselves cost time, so the small phases read high); the pass's own time is the sum of its spans.\n"
         "rates: node evaluations = (M+1)^d points x L^d nodes x the stored layers each step reads, summed over "
-        "the steps; GFLOP/s = node evaluations x flops per node / median; % peak: of the FP64 ceiling of one "
-        "H200, 30.7 TFLOP/s (design/performance.md); pass GFLOP/s: the same over the pass's own time (its "
-        "per-point Picard work is not counted); pass/floor: the pass's own time over its arithmetic floor, node "
-        "evaluations x (flops / 30.7e12 + transcendental calls / 7.4e11, the H200's FP64 exp rate).\n"
+        "the steps; GFLOP/s = node evaluations x flops per node / median; % peak (cuda only): of the FP64 ceiling "
+        "of one H200, 30.7 TFLOP/s (docs/performance.md, Ceilings); pass GFLOP/s: the same over the pass's own "
+        "time (its per-point Picard work is not counted); pass/floor (cuda only): the pass's own time over its "
+        "arithmetic floor, node evaluations x (flops / 30.7e12 + transcendental calls / 7.4e11, the H200's FP64 "
+        "exp rate).\n"
         "operation count per node evaluation (each FP64 +, -, *, / that depends on the node is one flop, a "
         "multiply-add two; the problem's transcendental calls are counted apart, not in the flops; README, "
         "Benchmark):\n";

@@ -73,9 +73,9 @@ long long layer_reads(int K, int N, int substeps);
 // finer rule of a kinked terminal layer (options) is counted as L^d nodes.
 double node_evaluations(int dimension, int M, int L, int K, int N, int substeps);
 
-// The FP64 ceiling the rates are compared with: one H200, fused multiply-adds (design/performance.md).
+// The FP64 ceiling the rates are compared with: one H200, fused multiply-adds (docs/performance.md, Ceilings).
 constexpr double fp64_ceiling_flops = 30.7e12;
-// FP64 exp calls per second on one H200 (design/performance.md): the transcendentals' ceiling.
+// FP64 exp calls per second on one H200 (docs/performance.md, Ceilings): the transcendentals' ceiling.
 constexpr double fp64_exp_ceiling = 7.4e11;
 
 // One case on one backend.

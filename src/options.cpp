@@ -39,7 +39,8 @@ po::options_description command_line_options() {
 po::options_description shared_options() {
     po::options_description options("Command line or config file");
     options.add_options()
-        ("problem", po::value<std::string>()->value_name("NAME"), "problem name or alias (bsde problems lists them)")
+        ("problem", po::value<std::string>()->value_name("NAME"),
+         "problem name or alias (bsde problems lists them; default ex2)")
         ("K", po::value<std::string>()->value_name("K"),
          "multistep order of y and z (default 3; coefficients: 6); study: a list such as 1-6 or 1,3,5")
         ("Ky", po::value<int>()->value_name("K"), "multistep order of y (default K)")

@@ -30,7 +30,7 @@ BenchResult known_result() {
     BenchResult r;
     r.case_name = "ex2-k6-n1024";
     r.problem = "log-sine";
-    r.backend = Backend::omp;
+    r.backend = Backend::cuda;
     r.dimension = 1;
     r.K = 6;
     r.N = 1024;
@@ -131,12 +131,21 @@ BOOST_AUTO_TEST_CASE(figures_from_a_known_result) {
     const double floor = evaluations * (33 / 30.7e12 + 1 / 7.4e11);  // ex2: 33 flops and one exp per node
     test::check_close("pass floor", floor, f.pass_floor, 1e-14, floor);
     test::check_close("pass over floor", 2.0 / floor, f.pass_over_floor, 1e-14, 2.0 / floor);
+
+    // on the host the GPU's ceilings say nothing: no % peak and no pass/floor
+    BenchResult host = known_result();
+    host.backend = Backend::omp;
+    const BenchFigures h = bench_figures(host);
+    BOOST_CHECK_MESSAGE(std::isnan(h.percent_of_ceiling) && std::isnan(h.pass_floor) && std::isnan(h.pass_over_floor),
+                        "omp: expected no % peak and no pass/floor, got " << h.percent_of_ceiling << ", "
+                                                                           << h.pass_floor << ", " << h.pass_over_floor);
+    test::check_close("omp GFLOP/s", gflops, h.gflops, 1e-14, gflops);
 }
 
 BOOST_AUTO_TEST_CASE(table_and_csv) {
     BenchResult host = known_result();
+    host.backend = Backend::omp;
     BenchResult device = known_result();
-    device.backend = Backend::cuda;
     device.device_bytes = 3 * 1048576.0;
     device.has_exact = false;
     const Table display = bench_table({host, device}, TableStyle::display);
@@ -156,6 +165,9 @@ BOOST_AUTO_TEST_CASE(table_and_csv) {
     BOOST_CHECK_EQUAL(row[12], "12.5");
     BOOST_CHECK_EQUAL(row[18], "1.000e-07");
     BOOST_CHECK_EQUAL(row[20], "");  // no device memory on the host
+    BOOST_CHECK_EQUAL(row[15], "");  // no % peak and no pass/floor on the host: the ceilings are a GPU's
+    BOOST_CHECK_EQUAL(row[17], "");
+    BOOST_CHECK(!display.rows[1][15].empty() && !display.rows[1][17].empty());
     BOOST_CHECK_EQUAL(display.rows[1][18], "");  // no exact solution: no errors
     BOOST_CHECK_EQUAL(display.rows[1][20], "3.0");
 
