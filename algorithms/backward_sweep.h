@@ -521,34 +521,31 @@ private:
                fitter_.storage_bytes();
     }
 
-    // Grid points per call of the fused pass (MultistepPointUpdate's P), where the update can take
-    // several (1D with an evaluator of the run form): the settings' choice (SchemeSettings::points_per_call), else
-    // the P = 1, 2 or 3 whose calls, ceil((M + 1) / P), each with the most lanes that fit (a power of two up to
-    // lanes_per_point on cuda, one on the host, lanes.h), make the most threads within the threads the context runs
-    // at once (on cuda a wave of the pass, on the host its threads); a P within 1/16 of the most counts as equal, and
-    // of equals the largest P is taken, since P points share a node's loads (2 P + 2 entries of each function's
-    // arrays for P points, against 4 for each) and no second wave is started; where no P fits, pairs. On an H100, ex2
-    // K = 6, every P and lanes forced (docs/performance.md, entry 23): N = 1024 (32769 points) pairs with 4 lanes
-    // (65540 threads, 0.0492 s; single points with 2 lanes 0.0536 s, threes with 4 lanes 0.0641 s); N = 768 threes
-    // with 8 lanes (65544 threads) 0.0320 s against pairs with 4 (49156) 0.0374 s; N = 640 threes with 8 (54616)
-    // 0.0269 s against pairs with 4 (40964) 0.0312 s and with 8 (81928, two waves) 0.0332 s; N = 512 pairs with 8
-    // 0.0166 s against single points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8
-    // 0.0085 s. On the host the threads are few, so it is pairs (on one core of the development machine ex2 K = 6,
-    // N = 192 12 % faster than single points, entry 19) unless a grid has at most three points per thread.
+    // Grid points per call of the fused pass (MultistepPointUpdate's P), where the update can take several (1D with an
+    // evaluator of the run form): the settings' choice (SchemeSettings::points_per_call), else the P = 1, 2 or 3 whose
+    // calls, ceil((M + 1) / P), each with the lanes the context gives them (lanes_for: a power of two up to
+    // lanes_per_point on cuda, one on the host, lanes.h), make the most threads within the threads the context runs at
+    // once (on cuda a wave of the pass, on the host its threads); a P within 1/16 of the most counts as equal, and of
+    // equals the largest P is taken, since P points share a node's loads (2 P + 2 entries of each function's arrays for
+    // P points, against 4 for each) and no second wave is started; where no P fits, pairs. On an H100, ex2 K = 6, every
+    // P and lanes forced (docs/performance.md, entry 23): N = 1024 (32769 points) pairs with 4 lanes (65540 threads,
+    // 0.0492 s; single points with 2 lanes 0.0536 s, threes with 4 lanes 0.0641 s); N = 768 threes with 8 lanes (65544
+    // threads) 0.0320 s against pairs with 4 (49156) 0.0374 s; N = 640 threes with 8 (54616) 0.0269 s against pairs
+    // with 4 (40964) 0.0312 s and with 8 (81928, two waves) 0.0332 s; N = 512 pairs with 8 0.0166 s against single
+    // points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8 0.0085 s. On the host the
+    // threads are few, so it is pairs (on one core of the development machine ex2 K = 6, N = 192 12 % faster than
+    // single points, entry 19) unless a grid has at most three points per thread.
     int points_per_call() const {
         if constexpr (!runs_possible) {
             return 1;
         } else {
             if (s_.points_per_call > 0) return s_.points_per_call;
-            constexpr int most_lanes = Context::runs_on_gpu ? lanes_per_point : 1;
             const long long at_once = context_.threads_at_once(pass_blocks_per_sm);
             long long most_threads = 0;
             int chosen = 2;
             for (int P = 1; P <= max_points_per_call; ++P) {
                 const long long calls = (points_ + P - 1LL) / P;
-                int lanes = most_lanes;
-                while (lanes > 1 && calls * lanes > at_once) lanes /= 2;
-                const long long threads = calls * lanes;
+                const long long threads = calls * context_.lanes_for(calls, lanes_per_point, pass_blocks_per_sm);
                 if (threads > at_once) continue;
                 if (16 * threads >= 15 * most_threads) chosen = P;
                 most_threads = std::max(most_threads, threads);

@@ -165,12 +165,19 @@ public:
     void for_each_group(int count, const Body& body, int stage_doubles = 0) {
         if (count == 0) return;
         if constexpr (max_lanes > 1) {
-            if (1LL * count * max_lanes > threads_at_once(blocks_per_sm)) {
+            if (lanes_for(count, max_lanes, blocks_per_sm) < max_lanes) {
                 for_each_group<max_lanes / 2, blocks_per_sm>(count, body, stage_doubles);
                 return;
             }
         }
         launch_groups<max_lanes, blocks_per_sm>(count, body, stage_doubles * sizeof(double));
+    }
+
+    // The lanes for_each_group gives each of `count` groups: max_lanes, halved while their threads pass one wave.
+    int lanes_for(long long count, int max_lanes, int blocks_per_sm) const {
+        int lanes = max_lanes;
+        while (lanes > 1 && count * lanes > threads_at_once(blocks_per_sm)) lanes /= 2;
+        return lanes;
     }
 
     // The threads of one wave of for_each_group with blocks_per_sm blocks on each SM.

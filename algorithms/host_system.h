@@ -126,6 +126,8 @@ public:
     void clear_marks() { marks_.clear(); }
 
     int threads_at_once(int /*blocks_per_sm: no blocks here*/) const { return SystemTraits::threads(); }
+    // The lanes for_each_group gives each group: one on the host.
+    int lanes_for(long long /*count*/, int /*max_lanes*/, int /*blocks_per_sm*/) const { return 1; }
     double stage_bytes_per_block() const { return 0.0; }  // one lane per point: nothing to stage for (lanes.h)
     double device_bytes_in_use() const { return -1.0; }  // no device memory on the host backends
     double free_bytes() const { return host_available_bytes(); }  // checked before allocating
