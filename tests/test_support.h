@@ -13,6 +13,7 @@
 
 #include "../algorithms/backend.h"
 #include "../algorithms/solver.h"
+#include "../src/study.h"
 
 namespace bsde::test {
 
@@ -71,8 +72,10 @@ inline void check_same_solution(const std::string& what, const SolveResult& expe
     BOOST_TEST_MESSAGE(what << ": y, z differ by " << scientific(y) << ", " << scientific(z));
 }
 
-// Observed order between two errors at step counts N and 2N.
-inline double observed_order(double error_coarse, double error_fine) { return std::log2(error_coarse / error_fine); }
+// Observed order between two errors at step counts N and 2N (the study's formula, src/study.h).
+inline double observed_order(double error_coarse, double error_fine) {
+    return bsde::observed_order(error_coarse, 1, error_fine, 2);
+}
 
 inline SolveResult solve(const std::string& problem, int Ky, int Kz, int N, Backend backend = Backend::omp,
                   Startup startup = Startup::multistep, int grid_order = 0, Smoothing smoothing = Smoothing::kreiss4,
