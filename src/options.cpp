@@ -300,26 +300,13 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         read_config_file(vm["config"].as<std::string>(), shared, vm, origin);
     }
 
-    if (invocation.command == "bench") {  // the cases carry the problem and the scheme's settings
-        for (const auto& [option, value] : vm)
-            if (option != "cases" && option != "backends" && option != "repeats" && option != "out" &&
-                option != "config" && !value.defaulted())
-                throw InputError("--" + option + ": not for bsde bench, which takes --cases (the problems and their "
-                                 "settings, e.g. ex2:K=3:N=256:L=16), --backends, --repeats and --out");
-        if (take(vm, "cases", invocation.cases) && trim(invocation.cases).empty())
-            throw InputError("--cases '': no case given (without --cases the default cases run)");
-        std::string list;
-        if (take(vm, "backends", list)) invocation.backends = parse_backend_list(list);
-        take_out_folder(vm, invocation.out);
-        take(vm, "repeats", invocation.repeats);
-        validate_bench(invocation);
-        return invocation;
-    }
-    // The commands that solve nothing refuse every option they do not take, rather than ignore it.
+    // The commands with a fixed set of options refuse every other one, rather than ignore it: those that solve
+    // nothing, and bench, whose cases carry the problem and the scheme's settings (e.g. ex2:K=3:N=256:L=16).
     const std::map<std::string, std::vector<std::string>> options_taken{
         {"problems", {}},
         {"coefficients", {"K"}},
-        {"grid", {"problem", "K", "Ky", "Kz", "N", "T", "R", "L", "grid-order", "interp"}}};
+        {"grid", {"problem", "K", "Ky", "Kz", "N", "T", "R", "L", "grid-order", "interp"}},
+        {"bench", {"cases", "backends", "repeats", "out"}}};
     const auto taken = options_taken.find(invocation.command);
     if (taken != options_taken.end()) {
         const std::vector<std::string>& names = taken->second;
@@ -331,6 +318,16 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
                                  (list.empty() ? "no options" : list));
             }
         if (invocation.command == "problems") return invocation;
+    }
+    if (invocation.command == "bench") {
+        if (take(vm, "cases", invocation.cases) && trim(invocation.cases).empty())
+            throw InputError("--cases '': no case given (without --cases the default cases run)");
+        std::string list;
+        if (take(vm, "backends", list)) invocation.backends = parse_backend_list(list);
+        take_out_folder(vm, invocation.out);
+        take(vm, "repeats", invocation.repeats);
+        validate_bench(invocation);
+        return invocation;
     }
     const bool study = invocation.command == "study";
     if (vm.count("cases")) throw InputError("--cases: only for bsde bench");
