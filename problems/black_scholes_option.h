@@ -44,9 +44,7 @@ struct black_scholes_option {
           r(parameter_or(p, "r", 0.03)), mu(parameter_or(p, "mu", 0.05)), delta(parameter_or(p, "delta", 0.04)),
           sigma(parameter_or(p, "sigma", 0.2)) {
         check_parameter_names(p, name, {"S0", "strike", "r", "mu", "delta", "sigma"});
-        for (const auto& positive : {std::make_pair("S0", S0), std::make_pair("strike", strike), std::make_pair("sigma", sigma)})
-            if (!(positive.second > 0))
-                throw InputError(std::string("--") + positive.first + " " + format_number(positive.second) + ": must be > 0");
+        check_positive({{"S0", S0}, {"strike", strike}, {"sigma", sigma}});
         check_rates({{"r", r}, {"mu", mu}, {"delta", delta}});
     }
 

@@ -51,10 +51,7 @@ struct exchange_option {
           r(parameter_or(p, "r", 0.05)), mu1(parameter_or(p, "mu1", 0.1)), mu2(parameter_or(p, "mu2", 0.1)),
           sigma1(parameter_or(p, "sigma1", 0.25)), sigma2(parameter_or(p, "sigma2", 0.3)), rho(parameter_or(p, "rho", 0.0)) {
         check_parameter_names(p, name, {"S1", "S2", "r", "mu1", "mu2", "sigma1", "sigma2", "rho"});
-        for (const auto& positive : {std::make_pair("S1", S1), std::make_pair("S2", S2), std::make_pair("sigma1", sigma1),
-                                     std::make_pair("sigma2", sigma2)})
-            if (!(positive.second > 0))
-                throw InputError("--" + std::string(positive.first) + " " + format_number(positive.second) + ": must be > 0");
+        check_positive({{"S1", S1}, {"S2", S2}, {"sigma1", sigma1}, {"sigma2", sigma2}});
         if (!(rho > -1.0 && rho < 1.0)) throw InputError("--rho " + format_number(rho) + ": must lie in (-1, 1)");
         check_rates({{"r", r}, {"mu1", mu1}, {"mu2", mu2}});
         a11 = sigma1;

@@ -32,6 +32,12 @@ inline double parameter_or(const ProblemParameters& given, const char* name, dou
     return it == given.end() ? fallback : it->second;
 }
 
+// Prices, strikes and volatilities must be > 0.
+inline void check_positive(std::initializer_list<std::pair<const char*, double>> parameters) {
+    for (const auto& [name, value] : parameters)
+        if (!(value > 0)) throw InputError(std::string("--") + name + " " + format_number(value) + ": must be > 0");
+}
+
 // Rates a year (interest, drift, dividend yield) must lie in [-1, 1]: beyond 100 % a year the price's discount
 // e^(-r T) and the forward drift leave the range where the grid around S0 holds the solution.
 inline void check_rates(std::initializer_list<std::pair<const char*, double>> rates) {
