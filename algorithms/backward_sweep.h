@@ -564,12 +564,12 @@ private:
     // Whether a call of the pass may take several neighbouring grid points (points_per_call).
     static constexpr bool runs_possible = MultistepPointUpdate<Problem, Evaluator>::runs_possible;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
-    // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single
-    // point: the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6,
-    // N = 1024 0.0822 -> 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when
-    // unrolled; docs/performance.md, entry 14); in 2D 4 blocks (64 registers, with the kinked rule's steps in a kernel of their own): on an H100
-    // ex5 K = 6, N = 64 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80 registers),
-    // 0.506 s with 2 (docs/performance.md, entry 21).
+    // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single point:
+    // the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->
+    // 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when unrolled;
+    // docs/performance.md, entry 14); in 2D 4 blocks (64 registers, with the kinked rule's steps in a kernel of their
+    // own): on an H100 ex5 K = 6, N = 64 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80
+    // registers), 0.506 s with 2 (docs/performance.md, entry 21).
     static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;

@@ -103,7 +103,8 @@ void validate(const SchemeSettings& s, int dimension) {
     require(std::isfinite(cells) && cells < 1e9,
             grid + "would have about " + format_number(2 * std::ceil(cells)) + " intervals; lower --N or --R");
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    require(M >= 4, grid + "has M = " + std::to_string(M) + " intervals, at least 4 are needed; raise --R or --N, or lower --T");
+    require(M >= 4, grid + "has M = " + std::to_string(M) +
+                        " intervals, at least 4 are needed; raise --R or --N, or lower --T");
     const double points = dimension == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
     const double data = dimension == 1 ? M + 1.0
                         : s.interpolation == InterpolationKind::bicubic ? 16.0 * M * M

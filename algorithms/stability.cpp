@@ -199,7 +199,8 @@ std::string describe(const StabilityEstimate& e, const SchemeSettings& settings)
 
 std::string stability_remedy(const SchemeSettings& settings, int dimension) {
     const int L = smallest_stable_L(settings, dimension);
-    return (L > 0 ? "--L " + std::to_string(L) + " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"
+    return (L > 0 ? "--L " + std::to_string(L) +
+                        " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"
                   : "a lower --K or --N may keep their growth under 1e3") +
            std::string(" (README, Stability)");
 }
@@ -209,6 +210,10 @@ std::string stability_warning(const StabilityEstimate& e, const SchemeSettings& 
     return orders(settings) + ", --N " + std::to_string(settings.N) + ", --L " + std::to_string(settings.L) +
            ": the scheme is unstable on this grid: " + describe(e, settings) + "; " +
            stability_remedy(settings, dimension);
+}
+
+std::string stability_warning(const SchemeSettings& settings, int dimension) {
+    return stability_warning(estimate_stability(settings, dimension), settings, dimension);
 }
 
 }  // namespace bsde

@@ -60,7 +60,9 @@ std::string describe(const StabilityEstimate& estimate, const SchemeSettings& se
 // growth under 1e3, as may a lower --K or --N (README, Stability)".
 std::string stability_remedy(const SchemeSettings& settings, int dimension);
 
-// A warning for a run whose growth is above stability_warning_growth (empty otherwise).
+// A warning for a run whose growth is above stability_warning_growth (empty otherwise); the second form makes the
+// estimate itself.
 std::string stability_warning(const StabilityEstimate& estimate, const SchemeSettings& settings, int dimension);
+std::string stability_warning(const SchemeSettings& settings, int dimension);
 
 }  // namespace bsde

@@ -80,7 +80,8 @@ BenchCase parse_case(const std::string& item) {
             throw InputError(where + "'" + setting + "' is not KEY=VALUE");
         if (!given.insert(key).second) throw InputError(where + key + " is given twice");
         if (preset && (key == "K" || key == "N"))
-            throw InputError(where + key + " is set by the name " + head + "; give " + problem->alias + ":K=..:N=.. instead");
+            throw InputError(where + key + " is set by the name " + head + "; give " + problem->alias +
+                             ":K=..:N=.. instead");
         const auto integer = [&](int& target) {
             if (!to_int(value, target)) throw InputError(where + key + " '" + value + "' is not an integer");
         };
@@ -424,9 +425,7 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
     std::vector<BenchResult> results;
     std::vector<std::string> warnings;  // as bsde solve and bsde study give them, on err before the table
     for (const BenchCase& c : cases) {
-        const int dimension = find_problem(c.problem).dimension;
-        const std::string unstable =
-            stability_warning(estimate_stability(c.settings, dimension), c.settings, dimension);
+        const std::string unstable = stability_warning(c.settings, find_problem(c.problem).dimension);
         if (!unstable.empty()) warnings.push_back(c.name + ": " + unstable);
         for (Backend b : backends) {
             const BackendOps& ops = backend_ops(b);

@@ -60,9 +60,9 @@ void print_problems(std::ostream& out) {
         name_width = std::max(name_width, p.name.size() + 2);
     }
     for (const ProblemInfo& p : problem_infos())
-        out << std::left << std::setw(static_cast<int>(alias_width)) << p.alias << std::setw(static_cast<int>(name_width))
-            << p.name << std::right << p.dimension << "D  T = " << p.default_T << ", R = " << p.default_R
-            << ", L = " << p.default_L << "  " << p.description << "\n";
+        out << std::left << std::setw(static_cast<int>(alias_width)) << p.alias
+            << std::setw(static_cast<int>(name_width)) << p.name << std::right << p.dimension << "D  T = "
+            << p.default_T << ", R = " << p.default_R << ", L = " << p.default_L << "  " << p.description << "\n";
 }
 
 // "label value   exact ...   error ..." with 12 significant digits and a 3-digit error.
@@ -151,24 +151,28 @@ void write_solution_csv(std::ostream& out, const SolveResult& r) {
                               ",price_error" + names("delta", "_error")
                         : "")
         << "\n";
+    // ",c_1,...,c_d": point i of an array of d columns of `points` values, less another's where `minus` is given
+    const auto columns = [&](std::size_t i, const std::vector<double>& v, const std::vector<double>* minus = nullptr) {
+        for (int k = 0; k < d; ++k) out << "," << v[k * points + i] - (minus ? (*minus)[k * points + i] : 0.0);
+    };
     for (std::size_t i = 0; i < points; ++i) {
         for (int k = 0; k < d; ++k) out << (k ? "," : "") << r.w[k * points + i];
         out << "," << r.y[i];
-        for (int k = 0; k < d; ++k) out << "," << r.z[k * points + i];
+        columns(i, r.z);
         if (r.has_exact) {
             out << "," << r.y_exact[i];
-            for (int k = 0; k < d; ++k) out << "," << r.z_exact[k * points + i];
+            columns(i, r.z_exact);
             out << "," << r.y[i] - r.y_exact[i];
-            for (int k = 0; k < d; ++k) out << "," << r.z[k * points + i] - r.z_exact[k * points + i];
+            columns(i, r.z, &r.z_exact);
         }
         if (r.has_state) {
-            for (int k = 0; k < d; ++k) out << "," << r.state[k * points + i];
+            columns(i, r.state);
             out << "," << r.y[i];
-            for (int k = 0; k < d; ++k) out << "," << r.gradient[k * points + i];
+            columns(i, r.gradient);
             out << "," << r.y_exact[i];
-            for (int k = 0; k < d; ++k) out << "," << r.gradient_exact[k * points + i];
+            columns(i, r.gradient_exact);
             out << "," << r.y[i] - r.y_exact[i];
-            for (int k = 0; k < d; ++k) out << "," << r.gradient[k * points + i] - r.gradient_exact[k * points + i];
+            columns(i, r.gradient, &r.gradient_exact);
         }
         out << "\n";
     }

@@ -153,7 +153,8 @@ Table study_table(const Study& study, TableStyle style) {
     const bool spread = csv && study.repeats > 1;
     if (spread)
         for (Backend b : study.backends)
-            for (const char* end : {"min", "max"}) table.header.push_back("seconds_" + std::string(end) + "_" + to_string(b));
+            for (const char* end : {"min", "max"})
+                table.header.push_back("seconds_" + std::string(end) + "_" + to_string(b));
     for (const auto& [fast, slow] : pairs)
         table.header.push_back(csv ? "speedup_" + to_string(fast) + "_" + to_string(slow)
                                    : to_string(fast) + "/" + to_string(slow));
@@ -262,11 +263,10 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
             study.cases.push_back(c);
         }
 
-    // Warm-up: each parallel backend solves the first case once, untimed, so that thread start-up and the
-    // CUDA context and lazy kernel loading are not charged to the first timed case.
+    // Warm-up of the parallel backends (warmed_up, study.h).
     ProgressLine progress(show_progress);
     for (Backend b : study.backends) {
-        if (b == Backend::serial || study.cases.empty()) continue;
+        if (!warmed_up(b) || study.cases.empty()) continue;
         SchemeSettings s = case_settings(base, study.cases.front().K, study.cases.front().N);
         if (progress.enabled()) s.progress = progress.for_solve("study: warm-up on " + to_string(b));
         try {
@@ -293,7 +293,8 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                 if (solves <= 0) continue;
                 const auto rate = spent.find(later);
                 if (rate == spent.end()) return -1.0;
-                after += solves * rate->second.first / rate->second.second * work_units(d.K, d.N, d.M, problem.dimension);
+                const double seconds_per_unit = rate->second.first / rate->second.second;
+                after += solves * seconds_per_unit * work_units(d.K, d.N, d.M, problem.dimension);
             }
         }
         return after;
@@ -305,8 +306,7 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
         const std::vector<StudyCase> done(study.cases.begin(), study.cases.begin() + i);
         const SchemeSettings settings = case_settings(base, c.K, c.N);
         // an unstable case (--allow-unstable) is warned of once, not per backend
-        const std::string unstable =
-            stability_warning(estimate_stability(settings, problem.dimension), settings, problem.dimension);
+        const std::string unstable = stability_warning(settings, problem.dimension);
         if (!unstable.empty()) study.warnings.push_back(unstable);
         std::vector<Backend> running;
         for (Backend b : study.backends)

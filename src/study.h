@@ -72,6 +72,10 @@ bool left_out_by_time(const std::vector<StudyCase>& done, Backend backend, int K
 // Whether the cell is empty: the backend was left out of that case.
 inline bool ran(const StudyCase& c, Backend backend) { return c.seconds.count(backend) > 0; }
 
+// Whether run_study solves the first case once on the backend, untimed, before the timed solves: the parallel
+// backends (thread start-up, the CUDA context and lazy kernel loading are not charged to the first case).
+inline bool warmed_up(Backend backend) { return backend != Backend::serial; }
+
 // The backend's (median) time of the case; NaN where it was left out.
 inline double seconds_of(const StudyCase& c, Backend backend) {
     const auto it = c.seconds.find(backend);

@@ -227,8 +227,10 @@ void write_markdown(std::ostream& out, const Study& study) {
     out << "\n- scheme: K_y = K_z = K, at most " << s.picard_iterations << " Picard iterations (tolerance "
         << format_number(s.picard_tolerance, "%g") << "), start-up "
         << (s.startup == Startup::exact ? "EXACT (verification mode)" : to_string(s.startup));
-    if (problem.dimension == 1 && s.interpolation == InterpolationKind::spline) out << ", spline " << to_string(s.spline);
-    else out << ", interpolation " << to_string(s.interpolation);
+    if (problem.dimension == 1 && s.interpolation == InterpolationKind::spline)
+        out << ", spline " << to_string(s.spline);
+    else
+        out << ", interpolation " << to_string(s.interpolation);
     out << ", smoothing of kinked terminal data " << to_string(s.smoothing);
     if (s.grid_order > 0) out << ", grid order " << s.grid_order;
     out << "\n- backends:";
@@ -242,11 +244,12 @@ void write_markdown(std::ostream& out, const Study& study) {
            "the solver's own arrays";
     if (std::find(study.backends.begin(), study.backends.end(), Backend::cuda) != study.backends.end())
         out << "; device MiB: device memory taken during the cuda solve (cudaMemGetInfo)";
-    std::string warmed;  // the parallel backends, which run_study warms up
+    std::string warmed;
     for (Backend b : study.backends)
-        if (b != Backend::serial) warmed += (warmed.empty() ? "" : " and ") + to_string(b);
+        if (warmed_up(b)) warmed += (warmed.empty() ? "" : " and ") + to_string(b);
     out << "\n";
-    if (!warmed.empty()) out << "- warm-up: " << warmed << " solved the first case once, untimed, before the timed runs\n";
+    if (!warmed.empty())
+        out << "- warm-up: " << warmed << " solved the first case once, untimed, before the timed runs\n";
     const std::vector<Plot> plots = study_plots(study);
     if (!plots.empty()) {
         out << "- plots (`gnuplot study.gp`):";
