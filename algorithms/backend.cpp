@@ -29,6 +29,13 @@ std::string available_backends_text() {
                                             : "serial, omp; no cuda: " + cuda_unavailable_reason();
 }
 
+void check_backends_present(const std::vector<Backend>& backends) {
+    for (Backend b : backends)
+        if (!backend_available(b))
+            throw InputError("--backends " + to_string(b) + ": not available; this machine runs " +
+                             available_backends_text());
+}
+
 Backend default_backend() { return backend_available(Backend::cuda) ? Backend::cuda : Backend::omp; }
 
 const BackendOps& backend_ops(Backend backend) {

@@ -61,6 +61,11 @@ const BackendOps& backend_ops(Backend backend);
 // cuda is not among them ("serial, omp; no cuda: ...").
 std::string available_backends_text();
 
+// The backends a command was asked for by name (--backends of bsde study and bench): one that this machine lacks is
+// bad input, an InputError (exit code 2) naming it and what the machine runs. bsde solve's --backend cuda without a
+// device is a device failure instead (backend_ops, exit code 4).
+void check_backends_present(const std::vector<Backend>& backends);
+
 // Implemented by the backend translation units.
 const BackendOps& serial_backend_ops();
 const BackendOps& omp_backend_ops();

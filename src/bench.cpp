@@ -185,11 +185,8 @@ void validate_bench(const Invocation& invocation) {
 }
 
 std::vector<Backend> bench_backends(const Invocation& invocation) {
-    if (invocation.backends.empty()) return {default_backend()};
-    for (Backend b : invocation.backends)
-        if (!backend_available(b))
-            throw DeviceError("--backends " + to_string(b) + ": not available: " + cuda_unavailable_reason());
-    return invocation.backends;
+    check_backends_present(invocation.backends);
+    return invocation.backends.empty() ? std::vector<Backend>{default_backend()} : invocation.backends;
 }
 
 // The count, part by part (the rule of bench.h; README, "Benchmark"). A node's cell and weights come from

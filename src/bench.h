@@ -34,7 +34,7 @@ std::vector<BenchCase> parse_bench_cases(const std::string& text);
 // The cases parse, --repeats in 1..1000. Throws InputError.
 void validate_bench(const Invocation& invocation);
 
-// --backends, or the fastest this machine has (cuda, else omp). Throws DeviceError (exit code 4) naming a
+// --backends, or the fastest this machine has (cuda, else omp). Throws InputError (exit code 2) naming a
 // requested backend that is not available.
 std::vector<Backend> bench_backends(const Invocation& invocation);
 

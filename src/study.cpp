@@ -234,13 +234,12 @@ std::string study_notes(const Study& study) {
 }
 
 std::vector<Backend> study_backends(const Invocation& invocation) {
-    std::vector<Backend> backends = invocation.backends;
-    if (backends.empty())
-        for (Backend b : all_backends)
-            if (backend_available(b)) backends.push_back(b);
-    for (Backend b : backends)
-        if (!backend_available(b)) throw DeviceError("--backends " + to_string(b) + ": " + cuda_unavailable_reason());
-    return backends;
+    check_backends_present(invocation.backends);
+    if (!invocation.backends.empty()) return invocation.backends;
+    std::vector<Backend> present;
+    for (Backend b : all_backends)
+        if (backend_available(b)) present.push_back(b);
+    return present;
 }
 
 Study run_study(const Invocation& invocation, const std::string& command, bool show_progress) {

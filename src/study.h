@@ -105,8 +105,8 @@ std::string gnuplot_script(const Study& study);                  // PNGs into th
 // when a backend was left out.
 std::string study_notes(const Study& study);
 
-// The backends of the study: --backends, or every one this machine has. Throws DeviceError naming an
-// explicitly requested backend this machine does not have.
+// The backends of the study: --backends, or every one this machine has. Throws InputError (exit code 2) naming
+// an explicitly requested backend this machine does not have.
 std::vector<Backend> study_backends(const Invocation& invocation);
 
 // Runs the study described by the invocation (problem, settings, Ks, Ns, backends, max_seconds, repeats),

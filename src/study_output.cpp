@@ -353,7 +353,7 @@ std::string gnuplot_script(const Study& study) {
 int study_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream& err,
                   bool show_progress) {
     Invocation resolved = invocation;
-    resolved.backends = study_backends(invocation);  // DeviceError before anything is written
+    resolved.backends = study_backends(invocation);  // InputError before anything is written
 
     // The files are opened before any solve: an unwritable --out fails at once, and an interrupted
     // study leaves no partial file.
