@@ -300,34 +300,30 @@ private:
 
     // Whether the 2D pass runs by sum factorisation (expectation_rules.h, GaussHermiteOnGrid): where the
     // interpolation has the staged form (the tensor spline) and the context's blocks stage (cuda), with the
-    // stage of a block in its shared memory. A block's P = Context::block_threads consecutive points lie in at
-    // most (M + P - 1) / (M + 1) + 1 rows, each with a window of at most min(P, M + 1) + high - low + 3 columns
-    // (RowWindows), high - low the cell shifts' spread of the widest rule, that of variance K dt: ex5 at K = 6,
-    // N = 64 (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions, two buffers of it.
+    // stage of a block of Context::block_threads points in its shared memory: two buffers of the evaluator's
+    // stage_layout for the widest rule's cell shifts (that of variance K dt).
     void choose_stage() {
         if constexpr (d == 2 && stages_rows<Evaluator>::value) {
             const int low = rule_node(time_.dt(), K_, 0).shift.cells;
             const int high = rule_node(time_.dt(), K_, s_.L - 1).shift.cells;
-            const int P = Context::block_threads, M = space_.M;
-            const int rows = (M + P - 1) / (M + 1) + 1;
-            const int stride = std::min(M + 3, std::min(P, M + 1) + high - low + 3);
-            const double buffer = double(functions()) * rows * stride;  // two of them (GaussHermiteOnGrid)
-            if (2 * buffer * sizeof(double) <= context_.stage_bytes_per_block())
-                stage_ = StageLayout{stride, static_cast<int>(buffer)};
+            const StageLayout layout = fitter_.evaluator().stage_layout(Context::block_threads, low, high, functions());
+            if (2.0 * layout.buffer * sizeof(double) <= context_.stage_bytes_per_block()) stage_ = layout;
         }
     }
 
     // staged_sums_[j - 1]: the axis-1 sums the staged pass makes for a layer read with row j of the node table
-    // `table`: over the pass's blocks and their rows' windows (RowWindows), L nodes along axis 1, every function.
+    // `table`: over the pass's blocks and their rows' windows (the evaluator's row_windows), L nodes along axis 1,
+    // every function.
     void count_staged_sums(const std::vector<Node>& table) {
-        const int P = Context::block_threads, M = space_.M;
+        const int P = Context::block_threads;
+        const Evaluator evaluator = fitter_.evaluator();
         staged_sums_.assign(K_, 0.0);
         for (int j = 1; j <= K_; ++j) {
             const Node* row = table.data() + (j - 1) * s_.L;
             const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_};
             double columns = 0.0;
             for (int first = 0; first < points_; first += P) {
-                const RowWindows windows = RowWindows::of_block(M, first, std::min(points_, first + P) - 1, reach);
+                const auto windows = evaluator.row_windows(first, std::min(points_, first + P) - 1, reach);
                 for (int r = windows.first_row; r <= windows.last_row; ++r)
                     columns += windows.end(r) - windows.begin(r) + 1;
             }
@@ -345,7 +341,8 @@ private:
                 for (int l = 0; l < s_.L; ++l) table.push_back(rule_node(dt, j, l));
             node_table_.assign(table.begin(), table.end());
             node_table_dt_ = dt;
-            if (stage_.stride > 0) count_staged_sums(table);
+            if constexpr (stages_rows<Evaluator>::value)
+                if (stage_.stride > 0) count_staged_sums(table);
         }
         return raw(node_table_);
     }

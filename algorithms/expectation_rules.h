@@ -139,7 +139,7 @@ struct GaussHermiteOnGrid {
         } else {
             if constexpr (Lanes::stages && Sink::stages_rows) {
                 if (stage.stride > 0) {
-                    const RowWindows windows = sink.row_windows(
+                    const auto windows = sink.row_windows(
                         RowReach{row[0].shift.cells, row[L - 1].shift.cells, stage}, lanes);
                     // buffer 0 was last read before the last sync of the previous row (or never)
                     auto staged = sink.stage(row[0], windows, 0, lanes);

@@ -47,12 +47,10 @@ struct alignas(16) AxisNode {
     Shift shift;
 };
 
-// The rows of a block of consecutive points of a 2D grid (row-major, point p = i1 (M+1) + i2: the block's points
-// are first..last) and, for an interpolation whose stencil along axis 2 takes 4 columns from its cell (ghosted
-// columns 0..M+2, tensor_spline.h), the columns that each row's points reach with a rule's nodes along axis 2,
-// whose cell shifts lie in [low, high]: [c_lo + low, c_hi + high + 3] within [0, M+2], c_lo..c_hi the row's
-// points. Each row's window takes `stride` doubles of a buffer of a block's stage, which has two buffers of
-// `buffer` doubles (StageLayout; the staged pass, expectation_rules.h).
+// The staged 2D pass (expectation_rules.h, GaussHermiteOnGrid): a block of points stages, per node along axis 1,
+// sums over windows of its rows' columns, each window `stride` doubles of a buffer of the block's stage, which has
+// two buffers of `buffer` doubles. Which columns a window holds is the evaluator's (its row_windows(); the tensor
+// spline's in tensor_spline.h), from the cell shifts [low, high] of a rule's nodes along axis 2.
 struct StageLayout {
     int stride, buffer;  // doubles per row window and per buffer of a block's stage; stride 0: no staging
 };
@@ -60,26 +58,9 @@ struct RowReach {
     int low, high;
     StageLayout layout;
 };
-struct RowWindows {
-    int M, first_row, last_row, first_column, last_column;  // the block's points: (first_row, first_column) ..
-    RowReach reach;
-    // the windows of the block of points first..last
-    __host__ __device__ static RowWindows of_block(int M, int first, int last, const RowReach& reach) {
-        return {M, first / (M + 1), last / (M + 1), first % (M + 1), last % (M + 1), reach};
-    }
-    __host__ __device__ int rows() const { return last_row - first_row + 1; }
-    __host__ __device__ int stride() const { return reach.layout.stride; }
-    __host__ __device__ int begin(int row) const {
-        const int column = (row == first_row ? first_column : 0) + reach.low;
-        return column > 0 ? column : 0;
-    }
-    __host__ __device__ int end(int row) const {
-        const int column = (row == last_row ? last_column : M) + reach.high + 3;
-        return column < M + 2 ? column : M + 2;
-    }
-};
 
-// Whether an evaluator has the staged form of a 2D rule (along_axis, stage, axis2_sum: tensor_spline.h).
+// Whether an evaluator has the staged form of a 2D rule (stage_layout, row_windows, along_axis, stage, axis2_sum:
+// tensor_spline.h).
 template <class Evaluator, class = void>
 struct stages_rows : std::false_type {};
 template <class Evaluator>

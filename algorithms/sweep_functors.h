@@ -194,10 +194,10 @@ struct LayerExpectations {
         double dW1, omega1;
     };
     template <class Lanes>
-    __host__ __device__ RowWindows row_windows(const RowReach& reach, const Lanes& lanes) const {
-        return RowWindows::of_block(evaluate.M, lanes.first, lanes.last, reach);
+    __host__ __device__ auto row_windows(const RowReach& reach, const Lanes& lanes) const {
+        return evaluate.row_windows(lanes.first, lanes.last, reach);
     }
-    template <class Lanes>
+    template <class RowWindows, class Lanes>
     __host__ __device__ StagedRow stage(const Node& along1, const RowWindows& windows, int buffer,
                                         const Lanes& lanes) const {
         double* staged = lanes.staged + buffer * windows.reach.layout.buffer;

@@ -152,6 +152,40 @@ struct TensorSplineEvaluator {
         return sum;
     }
 
+    // The windows of a block of consecutive points first..last (row-major, p = i1 (M+1) + i2) for the staged form
+    // below: the block lies in rows first_row..last_row, and a point of column c2 reads, for a node along axis 2
+    // shifted by s cells, the ghosted columns c2 + s .. c2 + s + 3 (of 0..M+2). With the rule's shifts in
+    // [low, high] a row's points c_lo..c_hi reach [c_lo + low, c_hi + high + 3] within [0, M+2]; each row's window
+    // takes `stride` doubles of a buffer of the block's stage.
+    struct RowWindows {
+        int M, first_row, last_row, first_column, last_column;  // the block's points: (first_row, first_column) ..
+        RowReach reach;
+        __host__ __device__ int rows() const { return last_row - first_row + 1; }
+        __host__ __device__ int stride() const { return reach.layout.stride; }
+        __host__ __device__ int begin(int row) const {
+            const int column = (row == first_row ? first_column : 0) + reach.low;
+            return column > 0 ? column : 0;
+        }
+        __host__ __device__ int end(int row) const {
+            const int column = (row == last_row ? last_column : M) + reach.high + 3;
+            return column < M + 2 ? column : M + 2;
+        }
+    };
+    __host__ __device__ RowWindows row_windows(int first, int last, const RowReach& reach) const {
+        return {M, first / (M + 1), last / (M + 1), first % (M + 1), last % (M + 1), reach};
+    }
+
+    // The stage of a block of P consecutive points for `functions` functions, the rule's shifts along axis 2 in
+    // [low, high]: the block lies in at most (M + P - 1) / (M + 1) + 1 rows, each window at most
+    // min(P, M + 1) + high - low + 3 columns and at most the M + 3 ghosted ones (RowWindows). ex5 at K = 6, N = 64
+    // (M = 1024, L = 8): 2 rows of 424, 20 KB for the three functions in a buffer.
+    StageLayout stage_layout(int P, int low, int high, int functions) const {
+        const int rows = (M + P - 1) / (M + 1) + 1;
+        const int window = (P < M + 1 ? P : M + 1) + high - low + 3;
+        const int stride = window < M + 3 ? window : M + 3;
+        return {stride, functions * rows * stride};
+    }
+
     // Sum factorisation, the staged form of the fused pass (expectation_rules.h, GaussHermiteOnGrid): for a node
     // along axis 1, a block of points stages the axis-1 sums of every function at the ghosted columns c of each
     // of its rows' windows (RowWindows),

@@ -120,42 +120,49 @@ struct EveryArgumentDriver {
 };
 
 BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
-    constexpr int m = 20, functions = 3, points = (m + 1) * (m + 1), L = 8;
-    const double lo = -2.0, h = 4.0 / m;
-    const TensorSplineEvaluator evaluate{m, lo, h};
-    const int data_size = (m + 3) * (m + 3);
-    const std::vector<double> arbitrary = arbitrary_numbers(functions * (points + data_size), 7);
-    std::vector<double> layer_storage(arbitrary);
-    const LayerView layer{layer_storage.data(), points, data_size, functions};
+    BOOST_TEST_MESSAGE("the staged 2D rule in blocks of 45 points, with the evaluator's stage layout (whole rows at "
+                       "m = 20, windows narrower than a row at m = 80), equals the direct rule to 1e-13");
+    constexpr int functions = 3, L = 8, P = 45;
     const GaussHermiteRule rule = gauss_hermite(L);
-    // variances whose nodes reach 1, 3 and 9 cells, so that rows and columns near the edges leave the grid
-    for (double variance : {0.05 * h * h, 0.6 * h * h, 5.0 * h * h}) {
-        std::vector<AxisNode<TensorSplineEvaluator::Shift>> row;
-        for (int l = 0; l < L; ++l) {
-            const double dW = std::sqrt(2.0 * variance) * rule.nodes[l];
-            row.push_back({dW, rule.weights[l] / std::sqrt(3.14159265358979323846), evaluate.shift(dW)});
-        }
-        const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> direct{row.data(), L, {0, 0}};
-        for (int first : {0, 50, 183, points - 45}) {  // blocks of 45 points: 3 to 4 rows
-            const int last = std::min(points, first + 45) - 1;
-            const int buffer = functions * (last / (m + 1) - first / (m + 1) + 1) * (m + 3);  // stride: a whole row
-            const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> staged{row.data(), L, {m + 3, buffer}};
-            std::vector<double> stage(2 * buffer, 0.0);
-            for (int i = first; i <= last; ++i) {
-                const GridSite<2> site{Vec2{{lo + i / (m + 1) * h, lo + i % (m + 1) * h}}, {i / (m + 1), i % (m + 1)}};
-                const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
-                LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> expected{evaluate, layer, site, driver};
-                LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> got{evaluate, layer, site, driver};
-                direct(1, expected, SingleLane{}, NodeRun{});
-                staged(1, got, SequentialBlock{stage.data(), first, last}, NodeRun{});
-                const std::string where = "variance " + std::to_string(variance / (h * h)) + " dx^2, block " +
-                                          std::to_string(first) + ".." + std::to_string(last) + ", point (" +
-                                          std::to_string(site.index[0]) + ", " + std::to_string(site.index[1]) + ")";
-                check_close(where + ": E[y]", expected.y, got.y, 1e-13, 1.0);
-                check_close(where + ": E[f]", expected.f, got.f, 1e-13, 1.0);
-                for (int k = 0; k < 2; ++k) {
-                    check_close(where + ": E[z]", expected.z[k], got.z[k], 1e-13, 1.0);
-                    check_close(where + ": E[f dW]", expected.f_dw[k], got.f_dw[k], 1e-13, 1.0);
+    for (int m : {20, 80}) {
+        const int points = (m + 1) * (m + 1);
+        const double lo = -2.0, h = 4.0 / m;
+        const TensorSplineEvaluator evaluate{m, lo, h};
+        const int data_size = (m + 3) * (m + 3);
+        std::vector<double> layer_storage = arbitrary_numbers(functions * (points + data_size), 7);
+        const LayerView layer{layer_storage.data(), points, data_size, functions};
+        // variances whose nodes reach 1, 3 and 9 cells, so that rows and columns near the edges leave the grid
+        for (double variance : {0.05 * h * h, 0.6 * h * h, 5.0 * h * h}) {
+            std::vector<AxisNode<TensorSplineEvaluator::Shift>> row;
+            for (int l = 0; l < L; ++l) {
+                const double dW = std::sqrt(2.0 * variance) * rule.nodes[l];
+                row.push_back({dW, rule.weights[l] / std::sqrt(3.14159265358979323846), evaluate.shift(dW)});
+            }
+            const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> direct{row.data(), L, {0, 0}};
+            const StageLayout layout = evaluate.stage_layout(P, row[0].shift.cells, row[L - 1].shift.cells, functions);
+            const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> staged{row.data(), L, layout};
+            std::vector<double> stage(2 * layout.buffer, 0.0);
+            for (int first : {0, 50, 183, points - P}) {
+                const int last = std::min(points, first + P) - 1;
+                for (int i = first; i <= last; ++i) {
+                    const GridSite<2> site{Vec2{{lo + i / (m + 1) * h, lo + i % (m + 1) * h}},
+                                           {i / (m + 1), i % (m + 1)}};
+                    const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
+                    LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> expected{evaluate, layer, site, driver};
+                    LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> got{evaluate, layer, site, driver};
+                    direct(1, expected, SingleLane{}, NodeRun{});
+                    staged(1, got, SequentialBlock{stage.data(), first, last}, NodeRun{});
+                    const std::string where = "m = " + std::to_string(m) + ", variance " +
+                                              std::to_string(variance / (h * h)) + " dx^2, stride " +
+                                              std::to_string(layout.stride) + ", block " + std::to_string(first) +
+                                              ".." + std::to_string(last) + ", point (" +
+                                              std::to_string(site.index[0]) + ", " + std::to_string(site.index[1]) + ")";
+                    check_close(where + ": E[y]", expected.y, got.y, 1e-13, 1.0);
+                    check_close(where + ": E[f]", expected.f, got.f, 1e-13, 1.0);
+                    for (int k = 0; k < 2; ++k) {
+                        check_close(where + ": E[z]", expected.z[k], got.z[k], 1e-13, 1.0);
+                        check_close(where + ": E[f dW]", expected.f_dw[k], got.f_dw[k], 1e-13, 1.0);
+                    }
                 }
             }
         }
