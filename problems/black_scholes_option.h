@@ -37,13 +37,18 @@ struct black_scholes_option {
     static constexpr double default_T = 0.33, default_R = 16.0;
     static constexpr int default_L = 32;
 
+    static constexpr ParameterInfo parameters[] = {
+        {"S0", "initial stock price", 100.0}, {"strike", "strike", 100.0},    {"r", "interest rate", 0.03},
+        {"mu", "drift of the stock", 0.05},   {"delta", "dividend yield", 0.04}, {"sigma", "volatility", 0.2}};
+
     double T, S0, strike, r, mu, delta, sigma;
 
     black_scholes_option(double terminal_time, const ProblemParameters& p)
-        : T(terminal_time), S0(parameter_or(p, "S0", 100.0)), strike(parameter_or(p, "strike", 100.0)),
-          r(parameter_or(p, "r", 0.03)), mu(parameter_or(p, "mu", 0.05)), delta(parameter_or(p, "delta", 0.04)),
-          sigma(parameter_or(p, "sigma", 0.2)) {
-        check_parameter_names(p, name, {"S0", "strike", "r", "mu", "delta", "sigma"});
+        : T(terminal_time), S0(parameter_value<black_scholes_option>(p, "S0")),
+          strike(parameter_value<black_scholes_option>(p, "strike")), r(parameter_value<black_scholes_option>(p, "r")),
+          mu(parameter_value<black_scholes_option>(p, "mu")), delta(parameter_value<black_scholes_option>(p, "delta")),
+          sigma(parameter_value<black_scholes_option>(p, "sigma")) {
+        check_parameter_names<black_scholes_option>(p);
         check_positive({{"S0", S0}, {"strike", strike}, {"sigma", sigma}});
         check_rates({{"r", r}, {"mu", mu}, {"delta", delta}});
     }

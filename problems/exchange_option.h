@@ -40,6 +40,12 @@ struct exchange_option {
     static constexpr double default_T = 1.0, default_R = 8.0;
     static constexpr int default_L = 8;
 
+    static constexpr ParameterInfo parameters[] = {
+        {"S1", "initial price of asset 1", 100.0},    {"S2", "initial price of asset 2", 100.0},
+        {"r", "interest rate", 0.05},                 {"mu1", "drift of asset 1", 0.1},
+        {"mu2", "drift of asset 2", 0.1},             {"sigma1", "volatility of asset 1", 0.25},
+        {"sigma2", "volatility of asset 2", 0.3},     {"rho", "correlation of the assets, in (-1, 1)", 0.0}};
+
     // The parameters.
     double T, S1, S2, r, mu1, mu2, sigma1, sigma2, rho;
     // Precomputed: A = [[a11, 0], [a21, a22]]; drift_k = mu_k - s_k^2 / 2; lambda = A^-1 (mu - r) (the market
@@ -47,10 +53,12 @@ struct exchange_option {
     double a11, a21, a22, drift1, drift2, lambda1, lambda2, sigma_tilde;
 
     exchange_option(double terminal_time, const ProblemParameters& p)
-        : T(terminal_time), S1(parameter_or(p, "S1", 100.0)), S2(parameter_or(p, "S2", 100.0)),
-          r(parameter_or(p, "r", 0.05)), mu1(parameter_or(p, "mu1", 0.1)), mu2(parameter_or(p, "mu2", 0.1)),
-          sigma1(parameter_or(p, "sigma1", 0.25)), sigma2(parameter_or(p, "sigma2", 0.3)), rho(parameter_or(p, "rho", 0.0)) {
-        check_parameter_names(p, name, {"S1", "S2", "r", "mu1", "mu2", "sigma1", "sigma2", "rho"});
+        : T(terminal_time), S1(parameter_value<exchange_option>(p, "S1")),
+          S2(parameter_value<exchange_option>(p, "S2")), r(parameter_value<exchange_option>(p, "r")),
+          mu1(parameter_value<exchange_option>(p, "mu1")), mu2(parameter_value<exchange_option>(p, "mu2")),
+          sigma1(parameter_value<exchange_option>(p, "sigma1")), sigma2(parameter_value<exchange_option>(p, "sigma2")),
+          rho(parameter_value<exchange_option>(p, "rho")) {
+        check_parameter_names<exchange_option>(p);
         check_positive({{"S1", S1}, {"S2", S2}, {"sigma1", sigma1}, {"sigma2", sigma2}});
         if (!(rho > -1.0 && rho < 1.0)) throw InputError("--rho " + format_number(rho) + ": must lie in (-1, 1)");
         check_rates({{"r", r}, {"mu1", mu1}, {"mu2", mu2}});

@@ -21,7 +21,7 @@ struct log_sine_bsde {
     double T;
 
     log_sine_bsde(double terminal_time, const ProblemParameters& parameters) : T(terminal_time) {
-        check_parameter_names(parameters, name, {});
+        check_parameter_names<log_sine_bsde>(parameters);
     }
 
     __host__ __device__ double exact_y(double t, double w) const { return log(sin(w) + 3.0) * exp(t * t); }

@@ -21,7 +21,7 @@ struct logistic_bsde {
     double T;
 
     logistic_bsde(double terminal_time, const ProblemParameters& parameters) : T(terminal_time) {
-        check_parameter_names(parameters, name, {});
+        check_parameter_names<logistic_bsde>(parameters);
     }
 
     __host__ __device__ double exact_y(double t, double w) const {

@@ -1,8 +1,12 @@
 // Shared helpers for problem headers: host-only parameter handling.
 #pragma once
 #include <initializer_list>
+#include <iterator>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "../algorithms/errors.h"
 #include "../algorithms/host_device.h"
@@ -10,26 +14,53 @@
 
 namespace bsde {
 
-// Rejects parameters the problem does not know, naming the allowed ones.
-inline void check_parameter_names(const ProblemParameters& given, const std::string& problem,
-                                  std::initializer_list<const char*> known) {
+// A problem's parameter as the command line (--NAME VALUE) and config files (NAME = VALUE) take it: its name, what
+// it is and its default. A problem declares its parameters as `static constexpr ParameterInfo parameters[]`; the
+// options, the help and `bsde problems` read them from the registry (problems/registry.cpp), the problem's
+// constructor through parameter_value and check_parameter_names below. A problem without parameters declares none.
+struct ParameterInfo {
+    const char* name;
+    const char* description;
+    double default_value;
+};
+
+template <class Problem, class = void>
+struct declares_parameters : std::false_type {};
+template <class Problem>
+struct declares_parameters<Problem, std::void_t<decltype(Problem::parameters)>> : std::true_type {};
+
+// The problem's declared parameters; none where it declares none.
+template <class Problem>
+std::vector<ParameterInfo> declared_parameters() {
+    if constexpr (declares_parameters<Problem>::value)
+        return {std::begin(Problem::parameters), std::end(Problem::parameters)};
+    else
+        return {};
+}
+
+// Rejects parameters the problem does not declare, naming the ones it does.
+template <class Problem>
+void check_parameter_names(const ProblemParameters& given) {
+    std::string declared;
+    for (const ParameterInfo& parameter : declared_parameters<Problem>())
+        declared += (declared.empty() ? "" : ", ") + std::string(parameter.name);
     for (const auto& entry : given) {
         bool found = false;
-        std::string allowed;
-        for (const char* name : known) {
-            found = found || entry.first == name;
-            allowed += (allowed.empty() ? "" : ", ") + std::string(name);
-        }
+        for (const ParameterInfo& parameter : declared_parameters<Problem>()) found = found || entry.first == parameter.name;
         if (!found)
-            throw InputError("--" + entry.first + ": not a parameter of problem " + problem +
-                             (allowed.empty() ? " (it takes none)" : " (its parameters: " + allowed + ")"));
+            throw InputError("--" + entry.first + ": not a parameter of problem " + Problem::name +
+                             (declared.empty() ? " (it takes none)" : " (its parameters: " + declared + ")"));
     }
 }
 
-// A parameter's value, or its default when not given.
-inline double parameter_or(const ProblemParameters& given, const char* name, double fallback) {
+// The problem's parameter `name`: its value as given, else its declared default.
+template <class Problem>
+double parameter_value(const ProblemParameters& given, const std::string& name) {
     const auto it = given.find(name);
-    return it == given.end() ? fallback : it->second;
+    if (it != given.end()) return it->second;
+    for (const ParameterInfo& parameter : declared_parameters<Problem>())
+        if (name == parameter.name) return parameter.default_value;
+    throw std::logic_error(std::string(Problem::name) + ": parameter '" + name + "' is not declared");
 }
 
 // Prices, strikes and volatilities must be > 0.

@@ -1,5 +1,7 @@
 #include "registry.h"
 
+#include <algorithm>
+
 #include "../algorithms/errors.h"
 #include "problem_list.h"
 
@@ -7,7 +9,8 @@ namespace bsde {
 
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
-    ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L},
+    ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
+                declared_parameters<P>()},
     static const std::vector<ProblemInfo> infos{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
 #undef BSDE_PROBLEM_INFO
     return infos;
@@ -20,6 +23,21 @@ const ProblemInfo& find_problem(const std::string& name) {
         known += (known.empty() ? "" : ", ") + info.alias + " (" + info.name + ")";
     }
     throw InputError("--problem '" + name + "': no such problem; known problems: " + known);
+}
+
+const std::vector<ParameterUse>& problem_parameter_uses() {
+    static const std::vector<ParameterUse> uses = [] {
+        std::vector<ParameterUse> found;
+        for (const ProblemInfo& problem : problem_infos())
+            for (const ParameterInfo& parameter : problem.parameters) {
+                auto use = std::find_if(found.begin(), found.end(),
+                                        [&](const ParameterUse& u) { return u.name == parameter.name; });
+                if (use == found.end()) use = found.insert(found.end(), ParameterUse{parameter.name, {}});
+                use->problems.push_back({&problem, parameter});
+            }
+        return found;
+    }();
+    return uses;
 }
 
 }  // namespace bsde

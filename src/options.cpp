@@ -36,6 +36,24 @@ po::options_description command_line_options() {
     return options;
 }
 
+// The help of a problem parameter's option: what it is and its default in each problem that takes it, e.g.
+// "ex3, ex3-put: interest rate (default 0.03); ex5: interest rate (default 0.05)".
+std::string parameter_help(const ParameterUse& use) {
+    std::vector<std::pair<std::string, std::string>> groups;  // (aliases, "what (default d)")
+    for (const auto& [problem, parameter] : use.problems) {
+        const std::string what =
+            std::string(parameter.description) + " (default " + format_number(parameter.default_value, "%g") + ")";
+        const auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.second == what; });
+        if (group == groups.end())
+            groups.push_back({problem->alias, what});
+        else
+            group->first += ", " + problem->alias;
+    }
+    std::string help;
+    for (const auto& [aliases, what] : groups) help += (help.empty() ? "" : "; ") + aliases + ": " + what;
+    return help;
+}
+
 po::options_description shared_options() {
     po::options_description options("Command line or config file");
     options.add_options()
@@ -67,19 +85,6 @@ po::options_description shared_options() {
         ("smoothing", po::value<std::string>()->value_name("KIND"),
          "smoothing of kinked terminal data: kreiss4 (default), kreiss2, none (smooth terminal data are never "
          "smoothed; the report says which)")
-        ("S0", po::value<double>(), "option problems: initial stock price (default 100)")
-        ("strike", po::value<double>(), "option problems: strike (default 100)")
-        ("r", po::value<double>(), "option problems: interest rate (default 0.03; ex5: 0.05)")
-        ("mu", po::value<double>(), "option problems: drift of the stock (default 0.05)")
-        ("delta", po::value<double>(), "option problems: dividend yield (default 0.04)")
-        ("sigma", po::value<double>(), "option problems: volatility (default 0.2)")
-        ("S1", po::value<double>(), "exchange option (ex5): initial price of asset 1 (default 100)")
-        ("S2", po::value<double>(), "exchange option (ex5): initial price of asset 2 (default 100)")
-        ("mu1", po::value<double>(), "exchange option (ex5): drift of asset 1 (default 0.1)")
-        ("mu2", po::value<double>(), "exchange option (ex5): drift of asset 2 (default 0.1)")
-        ("sigma1", po::value<double>(), "exchange option (ex5): volatility of asset 1 (default 0.25)")
-        ("sigma2", po::value<double>(), "exchange option (ex5): volatility of asset 2 (default 0.3)")
-        ("rho", po::value<double>(), "exchange option (ex5): correlation of the assets, in (-1, 1) (default 0)")
         ("spline", po::value<std::string>()->value_name("BOUNDARY"),
          "1D problems: spline end condition, not-a-knot (default) or natural")
         ("interp", po::value<std::string>()->value_name("KIND"),
@@ -107,6 +112,10 @@ po::options_description shared_options() {
         ("max-seconds", po::value<double>()->value_name("S"),
          "study: a backend whose solve took more than S s is left out of every other case with K and N at least "
          "as large (empty cells); default 0 = never");
+    po::options_description parameters("Problem parameters (command line or config file; bsde problems lists them)");
+    for (const ParameterUse& use : problem_parameter_uses())
+        parameters.add_options()(use.name.c_str(), po::value<double>()->value_name("X"), parameter_help(use).c_str());
+    options.add(parameters);
     return options;
 }
 
@@ -381,9 +390,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     std::string name;
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
     if (take(vm, "smoothing", name)) s.smoothing = parse_smoothing(name);
-    for (const char* parameter : {"S0", "strike", "r", "mu", "delta", "sigma", "S1", "S2", "mu1", "mu2", "sigma1",
-                                  "sigma2", "rho"})
-        if (vm.count(parameter)) s.problem_parameters[parameter] = vm[parameter].as<double>();
+    for (const ParameterUse& use : problem_parameter_uses())
+        if (vm.count(use.name)) s.problem_parameters[use.name] = vm[use.name].as<double>();
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
     if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
     if (take(vm, "spline-solve", name)) s.spline_solve = parse_spline_solve(name);

@@ -59,10 +59,25 @@ void print_problems(std::ostream& out) {
         alias_width = std::max(alias_width, p.alias.size() + 2);
         name_width = std::max(name_width, p.name.size() + 2);
     }
-    for (const ProblemInfo& p : problem_infos())
+    std::vector<std::string> defaults;  // "T = 1, R = 16, L = 32"
+    std::size_t defaults_width = 0;
+    for (const ProblemInfo& p : problem_infos()) {
+        defaults.push_back("T = " + format_number(p.default_T, "%g") + ", R = " + format_number(p.default_R, "%g") +
+                           ", L = " + std::to_string(p.default_L));
+        defaults_width = std::max(defaults_width, defaults.back().size() + 2);
+    }
+    for (std::size_t i = 0; i < problem_infos().size(); ++i) {
+        const ProblemInfo& p = problem_infos()[i];
         out << std::left << std::setw(static_cast<int>(alias_width)) << p.alias
-            << std::setw(static_cast<int>(name_width)) << p.name << std::right << p.dimension << "D  T = "
-            << p.default_T << ", R = " << p.default_R << ", L = " << p.default_L << "  " << p.description << "\n";
+            << std::setw(static_cast<int>(name_width)) << p.name << p.dimension << "D  "
+            << std::setw(static_cast<int>(defaults_width)) << defaults[i] << std::right << p.description << "\n";
+        if (p.parameters.empty()) continue;
+        out << std::string(alias_width + name_width, ' ') << "parameters:";
+        for (std::size_t k = 0; k < p.parameters.size(); ++k)
+            out << (k ? "," : "") << " --" << p.parameters[k].name << " "
+                << format_number(p.parameters[k].default_value, "%g");
+        out << "\n";
+    }
 }
 
 // "label value   exact ...   error ..." with 12 significant digits and a 3-digit error.

@@ -167,6 +167,11 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
                  "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");
     check_prints({"problems"}, "ex1");
     check_prints({"problems"}, "\nex3-put  bs-put  ");
+    // each problem's declared parameters with their defaults (the paper's: Example 3 and 5, scheme.md)
+    check_prints({"problems"}, "parameters: --S0 100, --strike 100, --r 0.03, --mu 0.05, --delta 0.04, --sigma 0.2\n");
+    check_prints({"problems"}, "parameters: --S1 100, --S2 100, --r 0.05, --mu1 0.1, --mu2 0.1, --sigma1 0.25, "
+                               "--sigma2 0.3, --rho 0\n");
+    check_prints({"--help"}, "ex3, ex3-put: interest rate (default 0.03); ex5:");
 }
 
 BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
