@@ -37,9 +37,10 @@ struct black_scholes_option {
     static constexpr double default_T = 0.33, default_R = 16.0;
     static constexpr int default_L = 32;
 
-    static constexpr ParameterInfo parameters[] = {
-        {"S0", "initial stock price", 100.0}, {"strike", "strike", 100.0},    {"r", "interest rate", 0.03},
-        {"mu", "drift of the stock", 0.05},   {"delta", "dividend yield", 0.04}, {"sigma", "volatility", 0.2}};
+    static std::vector<ParameterInfo> parameters() {
+        return {{"S0", "initial stock price", 100.0}, {"strike", "strike", 100.0},    {"r", "interest rate", 0.03},
+                {"mu", "drift of the stock", 0.05},   {"delta", "dividend yield", 0.04}, {"sigma", "volatility", 0.2}};
+    }
 
     double T, S0, strike, r, mu, delta, sigma;
 

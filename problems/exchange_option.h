@@ -40,11 +40,12 @@ struct exchange_option {
     static constexpr double default_T = 1.0, default_R = 8.0;
     static constexpr int default_L = 8;
 
-    static constexpr ParameterInfo parameters[] = {
-        {"S1", "initial price of asset 1", 100.0},    {"S2", "initial price of asset 2", 100.0},
-        {"r", "interest rate", 0.05},                 {"mu1", "drift of asset 1", 0.1},
-        {"mu2", "drift of asset 2", 0.1},             {"sigma1", "volatility of asset 1", 0.25},
-        {"sigma2", "volatility of asset 2", 0.3},     {"rho", "correlation of the assets, in (-1, 1)", 0.0}};
+    static std::vector<ParameterInfo> parameters() {
+        return {{"S1", "initial price of asset 1", 100.0}, {"S2", "initial price of asset 2", 100.0},
+                {"r", "interest rate", 0.05},              {"mu1", "drift of asset 1", 0.1},
+                {"mu2", "drift of asset 2", 0.1},          {"sigma1", "volatility of asset 1", 0.25},
+                {"sigma2", "volatility of asset 2", 0.3},  {"rho", "correlation of the assets, in (-1, 1)", 0.0}};
+    }
 
     // The parameters.
     double T, S1, S2, r, mu1, mu2, sigma1, sigma2, rho;

@@ -1,7 +1,6 @@
 // Shared helpers for problem headers: host-only parameter handling.
 #pragma once
 #include <initializer_list>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -15,7 +14,7 @@
 namespace bsde {
 
 // A problem's parameter as the command line (--NAME VALUE) and config files (NAME = VALUE) take it: its name, what
-// it is and its default. A problem declares its parameters as `static constexpr ParameterInfo parameters[]`; the
+// it is and its default. A problem declares its parameters in `static std::vector<ParameterInfo> parameters()`; the
 // options, the help and `bsde problems` read them from the registry (problems/registry.cpp), the problem's
 // constructor through parameter_value and check_parameter_names below. A problem without parameters declares none.
 struct ParameterInfo {
@@ -27,13 +26,13 @@ struct ParameterInfo {
 template <class Problem, class = void>
 struct declares_parameters : std::false_type {};
 template <class Problem>
-struct declares_parameters<Problem, std::void_t<decltype(Problem::parameters)>> : std::true_type {};
+struct declares_parameters<Problem, std::void_t<decltype(Problem::parameters())>> : std::true_type {};
 
 // The problem's declared parameters; none where it declares none.
 template <class Problem>
 std::vector<ParameterInfo> declared_parameters() {
     if constexpr (declares_parameters<Problem>::value)
-        return {std::begin(Problem::parameters), std::end(Problem::parameters)};
+        return Problem::parameters();
     else
         return {};
 }
