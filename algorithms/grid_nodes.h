@@ -59,8 +59,8 @@ struct RowReach {
     StageLayout layout;
 };
 
-// Whether an evaluator has the staged form of a 2D rule (stage_layout, row_windows, along_axis, stage, axis2_sum:
-// tensor_spline.h).
+// Whether an evaluator has the staged form of a 2D rule, told by its axis2_sum; such an evaluator also has
+// stage_layout, row_windows, along_axis and stage (tensor_spline.h).
 template <class Evaluator, class = void>
 struct stages_rows : std::false_type {};
 template <class Evaluator>

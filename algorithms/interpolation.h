@@ -7,7 +7,9 @@
 //              Stencil at(site, axis nodes...) (the grid point `site` moved by one AxisNode per axis: the
 //              shifts' weights where the cell exists, else the point clamped to the grid as by locate) and
 //              double operator()(values, data, stencil) for one function; optionally (1D) the run form
-//              run_inside(site, node, P), run<P>(values, data, site, node): the points site .. site + P - 1 at once.
+//              run_inside(site, node, P), run<P>(values, data, site, node): the points site .. site + P - 1 at once;
+//              optionally (2D) the staged form (sum factorisation, grid_nodes.h stages_rows): stage_layout,
+//              row_windows, along_axis, stage and axis2_sum (tensor_spline.h). The sweep uses either where present.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h) and the cubic Hermite with fourth-order
 // slopes (cubic_hermite.h). 2D: tensor-product spline and the paper's bicubic (tensor_spline.h, bicubic.h).
 // Both splines take their moments from SplineFitter, by the settings' spline_solve (tridiagonal solve or

@@ -20,8 +20,8 @@ struct log_sine_bsde {
 
     double T;
 
-    log_sine_bsde(double terminal_time, const ProblemParameters& parameters) : T(terminal_time) {
-        check_parameter_names<log_sine_bsde>(parameters);
+    log_sine_bsde(double terminal_time, const ProblemParameters& given) : T(terminal_time) {
+        check_parameter_names<log_sine_bsde>(given);
     }
 
     __host__ __device__ double exact_y(double t, double w) const { return log(sin(w) + 3.0) * exp(t * t); }

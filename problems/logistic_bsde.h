@@ -20,8 +20,8 @@ struct logistic_bsde {
 
     double T;
 
-    logistic_bsde(double terminal_time, const ProblemParameters& parameters) : T(terminal_time) {
-        check_parameter_names<logistic_bsde>(parameters);
+    logistic_bsde(double terminal_time, const ProblemParameters& given) : T(terminal_time) {
+        check_parameter_names<logistic_bsde>(given);
     }
 
     __host__ __device__ double exact_y(double t, double w) const {

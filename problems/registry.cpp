@@ -1,6 +1,7 @@
 #include "registry.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "../algorithms/errors.h"
 #include "problem_list.h"
@@ -33,6 +34,9 @@ const std::vector<ParameterUse>& problem_parameter_uses() {
                 auto use = std::find_if(found.begin(), found.end(),
                                         [&](const ParameterUse& u) { return u.name == parameter.name; });
                 if (use == found.end()) use = found.insert(found.end(), ParameterUse{parameter.name, {}});
+                for (const auto& taken : use->problems)
+                    if (taken.first == &problem)
+                        throw std::logic_error("problem " + problem.name + " declares parameter " + use->name + " twice");
                 use->problems.push_back({&problem, parameter});
             }
         return found;

@@ -27,8 +27,8 @@ struct sine_sum_bsde {
 
     double T;
 
-    sine_sum_bsde(double terminal_time, const ProblemParameters& parameters) : T(terminal_time) {
-        check_parameter_names<sine_sum_bsde>(parameters);
+    sine_sum_bsde(double terminal_time, const ProblemParameters& given) : T(terminal_time) {
+        check_parameter_names<sine_sum_bsde>(given);
     }
 
     __host__ __device__ double exact_y(double t, Vec2 w) const { return sin(w[0] + w[1] + t); }

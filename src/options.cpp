@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <boost/program_options.hpp>
 
@@ -37,20 +38,31 @@ po::options_description command_line_options() {
 }
 
 // The help of a problem parameter's option: what it is and its default in each problem that takes it, e.g.
-// "ex3, ex3-put: interest rate (default 0.03); ex5: interest rate (default 0.05)".
+// "interest rate (ex3, ex3-put: default 0.03; ex5: default 0.05)".
 std::string parameter_help(const ParameterUse& use) {
-    std::vector<std::pair<std::string, std::string>> groups;  // (aliases, "what (default d)")
+    struct Default {
+        std::string aliases, value;
+    };
+    std::vector<std::pair<std::string, std::vector<Default>>> meanings;  // per description, its defaults
     for (const auto& [problem, parameter] : use.problems) {
-        const std::string what =
-            std::string(parameter.description) + " (default " + format_number(parameter.default_value, "%g") + ")";
-        const auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.second == what; });
-        if (group == groups.end())
-            groups.push_back({problem->alias, what});
+        auto meaning = std::find_if(meanings.begin(), meanings.end(),
+                                    [&](const auto& m) { return m.first == parameter.description; });
+        if (meaning == meanings.end()) meaning = meanings.insert(meanings.end(), {parameter.description, {}});
+        const std::string value = format_number(parameter.default_value, "%g");
+        auto same = std::find_if(meaning->second.begin(), meaning->second.end(),
+                                 [&](const Default& d) { return d.value == value; });
+        if (same == meaning->second.end())
+            meaning->second.push_back({problem->alias, value});
         else
-            group->first += ", " + problem->alias;
+            same->aliases += ", " + problem->alias;
     }
     std::string help;
-    for (const auto& [aliases, what] : groups) help += (help.empty() ? "" : "; ") + aliases + ": " + what;
+    for (const auto& [description, defaults] : meanings) {
+        help += (help.empty() ? "" : "; ") + description + " (";
+        for (std::size_t i = 0; i < defaults.size(); ++i)
+            help += (i ? "; " : "") + defaults[i].aliases + ": default " + defaults[i].value;
+        help += ")";
+    }
     return help;
 }
 
@@ -113,8 +125,12 @@ po::options_description shared_options() {
          "study: a backend whose solve took more than S s is left out of every other case with K and N at least "
          "as large (empty cells); default 0 = never");
     po::options_description parameters("Problem parameters (command line or config file; bsde problems lists them)");
-    for (const ParameterUse& use : problem_parameter_uses())
+    for (const ParameterUse& use : problem_parameter_uses()) {
+        // a problem's parameter named as one of the options above would make both ambiguous on every command line
+        if (options.find_nothrow(use.name, false) != nullptr || command_line_options().find_nothrow(use.name, false))
+            throw std::logic_error("problem parameter --" + use.name + " has the name of an option of bsde");
         parameters.add_options()(use.name.c_str(), po::value<double>()->value_name("X"), parameter_help(use).c_str());
+    }
     options.add(parameters);
     return options;
 }
@@ -266,7 +282,7 @@ std::string help_text() {
             "path, a backend in --backends that this machine does not run, a run larger than the free memory:\n"
             "the message gives the largest N that fits); 3 numerical failure (a non-finite y or z, naming the\n"
             "step and grid point; Picard above its tolerance with --strict, else a 'bsde: warning: ...' line);\n"
-            "4 device or library failure (no CUDA device for solve's --backend cuda, a driver too old, a failing\n"
+            "4 device or library failure (no CUDA device or a driver too old for solve's --backend cuda, a failing\n"
             "CUDA or cuSPARSE call, an allocation that fails).\n";
     return text.str();
 }

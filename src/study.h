@@ -112,7 +112,7 @@ std::vector<Backend> study_backends(const Invocation& invocation);
 // Runs the study described by the invocation (problem, settings, Ks, Ns, backends, max_seconds, repeats),
 // with a progress line on std::cerr when show_progress. With repeats R each case is solved in R rounds, a
 // round solving it once on every backend, so that a slow or fast spell of the host falls on all of them.
-// Throws DeviceError for a backend this machine does not have, NumericalError naming the case.
+// Throws InputError for a backend this machine does not have (study_backends), NumericalError naming the case.
 Study run_study(const Invocation& invocation, const std::string& command, bool show_progress);
 
 // bsde study: runs, prints the table on out, writes DIR/study.{csv,md,gp} and the PNGs with --out

@@ -171,7 +171,8 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"problems"}, "parameters: --S0 100, --strike 100, --r 0.03, --mu 0.05, --delta 0.04, --sigma 0.2\n");
     check_prints({"problems"}, "parameters: --S1 100, --S2 100, --r 0.05, --mu1 0.1, --mu2 0.1, --sigma1 0.25, "
                                "--sigma2 0.3, --rho 0\n");
-    check_prints({"--help"}, "ex3, ex3-put: interest rate (default 0.03); ex5:");
+    check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put: default 0.03; ex5:");  // wrapped here
+    check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5: default 0)\n");
 }
 
 BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {

@@ -140,10 +140,19 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
             }
             const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> direct{row.data(), L, {0, 0}};
             const StageLayout layout = evaluate.stage_layout(P, row[0].shift.cells, row[L - 1].shift.cells, functions);
+            BOOST_CHECK_MESSAGE(m == 20 ? layout.stride == m + 3 : layout.stride < m + 3,
+                                "m = " << m << ": stride " << layout.stride << ", expected "
+                                       << (m == 20 ? "a whole row, m + 3" : "less than a row"));
             const GaussHermiteOnGrid<TensorSplineEvaluator::Shift> staged{row.data(), L, layout};
             std::vector<double> stage(2 * layout.buffer, 0.0);
             for (int first : {0, 50, 183, points - P}) {
                 const int last = std::min(points, first + P) - 1;
+                // the block's windows fit the layout: each row's in its stride, all rows' functions in a buffer
+                const auto windows =
+                    evaluate.row_windows(first, last, RowReach{row[0].shift.cells, row[L - 1].shift.cells, layout});
+                BOOST_CHECK_LE(windows.rows() * functions * layout.stride, layout.buffer);
+                for (int r = windows.first_row; r <= windows.last_row; ++r)
+                    BOOST_CHECK_LE(windows.end(r) - windows.begin(r) + 1, layout.stride);
                 for (int i = first; i <= last; ++i) {
                     const GridSite<2> site{Vec2{{lo + i / (m + 1) * h, lo + i % (m + 1) * h}},
                                            {i / (m + 1), i % (m + 1)}};
