@@ -40,12 +40,13 @@ std::vector<ParameterInfo> declared_parameters() {
 // Rejects parameters the problem does not declare, naming the ones it does.
 template <class Problem>
 void check_parameter_names(const ProblemParameters& given) {
+    const std::vector<ParameterInfo> parameters = declared_parameters<Problem>();
     std::string declared;
-    for (const ParameterInfo& parameter : declared_parameters<Problem>())
+    for (const ParameterInfo& parameter : parameters)
         declared += (declared.empty() ? "" : ", ") + std::string(parameter.name);
     for (const auto& entry : given) {
         bool found = false;
-        for (const ParameterInfo& parameter : declared_parameters<Problem>()) found = found || entry.first == parameter.name;
+        for (const ParameterInfo& parameter : parameters) found = found || entry.first == parameter.name;
         if (!found)
             throw InputError("--" + entry.first + ": not a parameter of problem " + Problem::name +
                              (declared.empty() ? " (it takes none)" : " (its parameters: " + declared + ")"));

@@ -36,7 +36,8 @@ const std::vector<ParameterUse>& problem_parameter_uses() {
                 if (use == found.end()) use = found.insert(found.end(), ParameterUse{parameter.name, {}});
                 for (const auto& taken : use->problems)
                     if (taken.first == &problem)
-                        throw std::logic_error("problem " + problem.name + " declares parameter " + use->name + " twice");
+                        throw std::logic_error("problem " + problem.name + " declares parameter " + use->name +
+                                               " twice");
                 use->problems.push_back({&problem, parameter});
             }
         return found;

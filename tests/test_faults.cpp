@@ -453,8 +453,8 @@ BOOST_AUTO_TEST_CASE(cuda_without_a_device_exits_4) {
         BOOST_TEST_MESSAGE("skipped: this machine has a CUDA device");
         return;
     }
-    BOOST_TEST_MESSAGE("solve's --backend cuda without a device: exit code 4 and the reason (" << bsde::cuda_unavailable_reason()
-                                                                                       << ")");
+    BOOST_TEST_MESSAGE("solve's --backend cuda without a device: exit code 4 and the reason ("
+                       << bsde::cuda_unavailable_reason() << ")");
     check_bad_input({{"solve", "--problem", "ex1", "--N", "16", "--backend", "cuda"}, 4, "--backend cuda: "});
 }
 

@@ -157,15 +157,16 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
                     const GridSite<2> site{Vec2{{lo + i / (m + 1) * h, lo + i % (m + 1) * h}},
                                            {i / (m + 1), i % (m + 1)}};
                     const DriverAt<EveryArgumentDriver> driver{EveryArgumentDriver{}, 0.25};
-                    LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> expected{evaluate, layer, site, driver};
-                    LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator> got{evaluate, layer, site, driver};
+                    using Expectations = LayerExpectations<EveryArgumentDriver, TensorSplineEvaluator>;
+                    Expectations expected{evaluate, layer, site, driver}, got{evaluate, layer, site, driver};
                     direct(1, expected, SingleLane{}, NodeRun{});
                     staged(1, got, SequentialBlock{stage.data(), first, last}, NodeRun{});
                     const std::string where = "m = " + std::to_string(m) + ", variance " +
                                               std::to_string(variance / (h * h)) + " dx^2, stride " +
                                               std::to_string(layout.stride) + ", block " + std::to_string(first) +
                                               ".." + std::to_string(last) + ", point (" +
-                                              std::to_string(site.index[0]) + ", " + std::to_string(site.index[1]) + ")";
+                                              std::to_string(site.index[0]) + ", " +
+                                              std::to_string(site.index[1]) + ")";
                     check_close(where + ": E[y]", expected.y, got.y, 1e-13, 1.0);
                     check_close(where + ": E[f]", expected.f, got.f, 1e-13, 1.0);
                     for (int k = 0; k < 2; ++k) {

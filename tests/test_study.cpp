@@ -340,8 +340,10 @@ BOOST_AUTO_TEST_CASE(cuda_requested_without_a_device_exits_2) {
     }
     const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "omp,cuda"};
     const CliResult r = run(args);
-    BOOST_CHECK_MESSAGE(r.code == 2, joined(args) << ": expected exit code 2 (a backend this machine lacks), got " << r.code);
-    BOOST_CHECK_MESSAGE(test::one_line(r.err, "bsde: error: --backends cuda: not available; this machine runs serial, omp"),
+    BOOST_CHECK_MESSAGE(r.code == 2,
+                        joined(args) << ": expected exit code 2 (a backend this machine lacks), got " << r.code);
+    BOOST_CHECK_MESSAGE(
+        test::one_line(r.err, "bsde: error: --backends cuda: not available; this machine runs serial, omp"),
                         joined(args) << ": got '" << r.err << "'");
     BOOST_CHECK(r.out.empty());
 }
