@@ -125,9 +125,10 @@ po::options_description shared_options() {
          "study: a backend whose solve took more than S s is left out of every other case with K and N at least "
          "as large (empty cells); default 0 = never");
     po::options_description parameters("Problem parameters (command line or config file; bsde problems lists them)");
+    const po::options_description command_line_only = command_line_options();
     for (const ParameterUse& use : problem_parameter_uses()) {
         // a problem's parameter named as one of the options above would make both ambiguous on every command line
-        if (options.find_nothrow(use.name, false) != nullptr || command_line_options().find_nothrow(use.name, false))
+        if (options.find_nothrow(use.name, false) || command_line_only.find_nothrow(use.name, false))
             throw std::logic_error("problem parameter --" + use.name + " has the name of an option of bsde");
         parameters.add_options()(use.name.c_str(), po::value<double>()->value_name("X"), parameter_help(use).c_str());
     }

@@ -54,14 +54,11 @@ void print_grid(std::ostream& out, const SchemeSettings& s, int dimension) {
 }
 
 void print_problems(std::ostream& out) {
-    std::size_t alias_width = 0, name_width = 0;
+    std::size_t alias_width = 0, name_width = 0, defaults_width = 0;
+    std::vector<std::string> defaults;  // "T = 1, R = 16, L = 32"
     for (const ProblemInfo& p : problem_infos()) {
         alias_width = std::max(alias_width, p.alias.size() + 2);
         name_width = std::max(name_width, p.name.size() + 2);
-    }
-    std::vector<std::string> defaults;  // "T = 1, R = 16, L = 32"
-    std::size_t defaults_width = 0;
-    for (const ProblemInfo& p : problem_infos()) {
         defaults.push_back("T = " + format_number(p.default_T, "%g") + ", R = " + format_number(p.default_R, "%g") +
                            ", L = " + std::to_string(p.default_L));
         defaults_width = std::max(defaults_width, defaults.back().size() + 2);
