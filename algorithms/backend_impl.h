@@ -4,9 +4,9 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
-#include <thrust/copy.h>
 #include <thrust/system_error.h>
 #include <thrust/transform.h>
 
@@ -35,50 +35,46 @@ template <class Context>
 class BackendImpl final : public BackendOps {
 public:
     std::string description() const override {
-        return guarded([] { return Context().description(); });
+        return guarded([](Context& context) { return context.description(); });
     }
 
     std::vector<double> solve_tridiagonal(const std::vector<double>& lower, const std::vector<double>& diag,
                                           const std::vector<double>& upper, const std::vector<double>& rhs,
                                           int m, int count) const override {
-        return guarded([&] {
-            Context context;
+        return guarded([&](Context& context) {
             Vector<double> a(lower.begin(), lower.end()), b(diag.begin(), diag.end()),
                 c(upper.begin(), upper.end()), x(rhs.begin(), rhs.end());
             context.solve_tridiagonal(raw(a), raw(b), raw(c), raw(x), m, count);
-            return to_host(x);
+            return to_host(context, x);
         });
     }
 
     std::vector<double> spline_moments(const std::vector<double>& values, int M, int columns, double dx,
                                        SplineBoundary boundary, SplineSolve solve) const override {
-        return guarded([&] {
-            Context context;
+        return guarded([&](Context& context) {
             SplineFitter<Context> fitter(context, M, boundary, dx, solve);
             Vector<double> v(values.begin(), values.end()), moments(values.size());
             fitter.fit(raw(v), raw(moments), columns);
-            return to_host(moments);
+            return to_host(context, moments);
         });
     }
 
     std::vector<double> spline_evaluate(const std::vector<double>& values, const std::vector<double>& moments,
                                         double x_min, double dx, const std::vector<double>& points) const override {
-        return guarded([&] {
-            Context context;
+        return guarded([&](Context& context) {
             Vector<double> v(values.begin(), values.end()), m(moments.begin(), moments.end()),
                 x(points.begin(), points.end()), out(points.size());
             const int M = static_cast<int>(values.size()) - 1;
             thrust::transform(context.policy(), x.begin(), x.end(), out.begin(),
                               SplineAtPoint{UniformGridLocator{x_min, dx, M}, CellCubicColumn{raw(v), raw(m)}});
-            return to_host(out);
+            return to_host(context, out);
         });
     }
 
     std::vector<double> interpolate_2d(InterpolationKind kind, const std::vector<double>& values, int M, double x_min,
                                        double dx, const std::vector<double>& x1, const std::vector<double>& x2,
                                        SplineSolve spline_solve) const override {
-        return guarded([&] {
-            Context context;
+        return guarded([&](Context& context) {
             if (kind == InterpolationKind::bicubic)
                 return interpolate_2d_with(BicubicFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
             return interpolate_2d_with(TensorSplineFitter<Context>(context, M, x_min, dx, spline_solve), context, values,
@@ -87,9 +83,9 @@ public:
     }
 
     SolveResult solve(const std::string& problem, const SchemeSettings& settings) const override {
-        return guarded([&] {
+        return guarded([&](Context& context) {
 #define BSDE_SOLVE_IF_NAMED(P)                                          \
-            if (problem == P::name || problem == P::alias) return solve_with<P>(settings);
+            if (problem == P::name || problem == P::alias) return solve_with<P>(context, settings);
             BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
 #undef BSDE_SOLVE_IF_NAMED
             throw InputError("--problem '" + problem + "': no such problem");
@@ -100,9 +96,9 @@ private:
     template <class T>
     using Vector = typename Context::template vector<T>;
 
-    static std::vector<double> to_host(const Vector<double>& v) {
+    static std::vector<double> to_host(const Context& context, const Vector<double>& v) {
         std::vector<double> out(v.size());
-        thrust::copy(v.begin(), v.end(), out.begin());
+        context.copy_to_host(v.begin(), v.end(), out.begin());
         return out;
     }
 
@@ -116,24 +112,25 @@ private:
         using Evaluator = decltype(fitter.evaluator());
         thrust::transform(context.policy(), p1.begin(), p1.end(), p2.begin(), out.begin(),
                           Interpolant2DAtPoint<Evaluator>{fitter.evaluator(), raw(v), raw(data)});
-        return to_host(out);
+        return to_host(context, out);
     }
 
     // The interpolation chosen (validate() rejects those of the other dimension).
     template <class Problem>
-    static SolveResult solve_with(const SchemeSettings& settings) {
+    static SolveResult solve_with(Context& context, const SchemeSettings& settings) {
         if constexpr (Problem::dimension == 1) {
-            return settings.interpolation == InterpolationKind::hermite ? sweep_with<Problem, CubicHermite1D>(settings)
-                                                                        : sweep_with<Problem, CubicSpline1D>(settings);
+            return settings.interpolation == InterpolationKind::hermite
+                       ? sweep_with<Problem, CubicHermite1D>(context, settings)
+                       : sweep_with<Problem, CubicSpline1D>(context, settings);
         } else {
-            return settings.interpolation == InterpolationKind::bicubic ? sweep_with<Problem, Bicubic2D>(settings)
-                                                                      : sweep_with<Problem, TensorSpline2D>(settings);
+            return settings.interpolation == InterpolationKind::bicubic
+                       ? sweep_with<Problem, Bicubic2D>(context, settings)
+                       : sweep_with<Problem, TensorSpline2D>(context, settings);
         }
     }
 
     template <class Problem, class Interpolation>
-    static SolveResult sweep_with(const SchemeSettings& settings) {
-        Context context;
+    static SolveResult sweep_with(Context& context, const SchemeSettings& settings) {
         const Problem problem(settings.T, settings.problem_parameters);
         BackwardSweep<Problem, Interpolation, Context> sweep(context, problem, settings);
         SolveResult result = sweep.run();
@@ -144,13 +141,18 @@ private:
         return result;
     }
 
-    // Library failures surface as DeviceError (exit code 4) with the library's message.
+    // f(context) on a new context. Library failures surface as DeviceError (exit code 4) with the library's
+    // message; a Thrust failure also with the place of the context's last Thrust call (thrust_calls.h).
     template <class F>
-    static auto guarded(F&& f) -> decltype(f()) {
+    static auto guarded(F&& f) -> decltype(f(std::declval<Context&>())) {
         try {
-            return f();
-        } catch (const thrust::system_error& e) {
-            throw DeviceError(std::string("Thrust: ") + e.what());
+            Context context;
+            try {
+                return f(context);
+            } catch (const thrust::system_error& e) {
+                const std::string site = context.last_site();
+                throw DeviceError((site.empty() ? "" : site + ": ") + "Thrust: " + e.what());
+            }
         } catch (const std::bad_alloc&) {
             throw DeviceError("out of memory while allocating the solver's arrays");
         }

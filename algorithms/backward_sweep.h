@@ -390,7 +390,8 @@ private:
     // Reads back the statuses of the steps not yet checked; stops at the first non-finite value.
     void check_status(int steps) {
         reduce_statuses();
-        thrust::copy(status_.begin() + steps_checked_, status_.begin() + steps, host_status_.begin() + steps_checked_);
+        context_.copy_to_host(status_.begin() + steps_checked_, status_.begin() + steps,
+                              host_status_.begin() + steps_checked_);
         for (; steps_checked_ < steps; ++steps_checked_) {
             const StepStatus& status = host_status_[steps_checked_];
             if (status.first_nonfinite != INT_MAX) {
@@ -441,8 +442,8 @@ private:
         const auto first = ring_.begin() + (layer.base - raw(ring_));
         result.y.assign(points_, 0.0);
         result.z.assign(static_cast<std::size_t>(d) * points_, 0.0);
-        thrust::copy(first, first + points_, result.y.begin());
-        thrust::copy(first + points_, first + (1 + d) * points_, result.z.begin());
+        context_.copy_to_host(first, first + points_, result.y.begin());
+        context_.copy_to_host(first + points_, first + (1 + d) * points_, result.z.begin());
         result.w.resize(static_cast<std::size_t>(d) * points_);
         for (int i = 0; i < points_; ++i)
             for (int k = 0; k < d; ++k) result.w[k * points_ + i] = component(grid_(i), k);

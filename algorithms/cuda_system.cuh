@@ -16,6 +16,7 @@
 
 #include "errors.h"
 #include "lanes.h"
+#include "thrust_calls.h"
 
 namespace bsde {
 
@@ -134,7 +135,7 @@ struct SegmentStart {
     __host__ __device__ int operator()(int s) const { return s * size; }
 };
 
-class CudaContext {
+class CudaContext : public ThrustCalls {
 public:
     template <class T>
     using vector = thrust::cuda::vector<T>;
@@ -146,7 +147,11 @@ public:
     CudaContext(const CudaContext&) = delete;
     CudaContext& operator=(const CudaContext&) = delete;
 
-    auto policy() const { return thrust::cuda::par_nosync.on(stream_); }
+    // The stream's policy for a Thrust algorithm (recording where it is called: thrust_calls.h).
+    auto policy(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        record(file, line);
+        return thrust::cuda::par_nosync.on(stream_);
+    }
     std::string description() const;
 
     void solve_tridiagonal(const double* lower, const double* diag, const double* upper, double* rhs,

@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "lanes.h"
+#include "thrust_calls.h"
 #include "tridiagonal.h"
 
 namespace bsde {
@@ -68,14 +69,18 @@ void solve_tridiagonal_in_chunks(Policy policy, const double* lower, const doubl
 }
 
 template <class SystemTraits>
-class HostContext {
+class HostContext : public ThrustCalls {
 public:
     template <class T>
     using vector = typename SystemTraits::template vector<T>;
     static constexpr bool runs_on_gpu = false;
     static constexpr int block_threads = 1;  // for_each_group runs each point by itself (lanes.h)
 
-    auto policy() const { return SystemTraits::policy(); }
+    // The system's policy for a Thrust algorithm (recording where it is called: thrust_calls.h).
+    auto policy(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        record(file, line);
+        return SystemTraits::policy();
+    }
     std::string description() const { return SystemTraits::description(); }
 
     // Thomas per system; where the systems are fewer than the threads (the 1D fit: two), each split into chunks

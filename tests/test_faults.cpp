@@ -1,7 +1,8 @@
 // Faults and bad input (issue 8): every bad command line or config file exits 2 with one line
 // "bsde: error: ..." naming what is wrong; a fuzz of the parser; a run larger than the free memory
 // (named with the largest N that fits); a failing allocation (exit 4); Picard that does not converge
-// (a warning, or exit 3 with --strict); a non-finite value (exit 3); --backend cuda without a device (exit 4).
+// (a warning, or exit 3 with --strict); a non-finite value (exit 3); --backend cuda without a device (exit 4);
+// the place a context records for a Thrust failure's message.
 // The memory and allocation cases use the test hooks BSDE_TEST_FREE_BYTES and BSDE_TEST_FAIL_ALLOCATION
 // (README, "Errors and exit codes").
 
@@ -15,6 +16,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <thrust/fill.h>
 
 #include "../algorithms/backward_sweep.h"
 #include "../algorithms/errors.h"
@@ -446,6 +449,27 @@ BOOST_AUTO_TEST_CASE(non_finite_message_prints_numbers_as_given) {
         BOOST_CHECK(message.find("grid index") != std::string::npos);
         BOOST_CHECK_MESSAGE(message.find("00000") == std::string::npos, "a number printed as std::to_string: " << message);
     }
+}
+
+BOOST_AUTO_TEST_CASE(thrust_calls_record_their_callers_place) {
+    BOOST_TEST_MESSAGE("a context records the file and line of each Thrust call made through its policy() or "
+                       "copy_to_host(), the place a Thrust failure's message names (thrust_calls.h)");
+    bsde::HostContext<bsde::SerialSystem> context;
+    BOOST_CHECK_MESSAGE(context.last_site().empty(), "expected no place before any call, got " << context.last_site());
+    bsde::HostContext<bsde::SerialSystem>::vector<double> values(3, 1.0);
+    const int fill_line = __LINE__ + 1;
+    thrust::fill(context.policy(), values.begin(), values.end(), 2.0);
+    const std::string fill_site = std::string(__FILE__) + ":" + std::to_string(fill_line);
+    BOOST_CHECK_MESSAGE(context.last_site() == fill_site, "after thrust::fill: expected " << fill_site << ", got "
+                                                                                          << context.last_site());
+    std::vector<double> copied(3, 0.0);
+    const int copy_line = __LINE__ + 1;
+    context.copy_to_host(values.begin(), values.end(), copied.begin());
+    const std::string copy_site = std::string(__FILE__) + ":" + std::to_string(copy_line);
+    BOOST_CHECK_MESSAGE(context.last_site() == copy_site, "after copy_to_host: expected " << copy_site << ", got "
+                                                                                         << context.last_site());
+    BOOST_CHECK_MESSAGE(copied == std::vector<double>(3, 2.0), "copy_to_host: expected 2 2 2, got "
+                                                                   << copied[0] << " " << copied[1] << " " << copied[2]);
 }
 
 BOOST_AUTO_TEST_CASE(cuda_without_a_device_exits_4) {
