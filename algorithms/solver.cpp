@@ -53,15 +53,18 @@ void require(bool ok, const std::string& message) {
 }
 }  // namespace
 
+void check_multistep_order(const std::string& name, int K) {
+    require(K >= 1 && K <= max_multistep_order,
+            name + " " + std::to_string(K) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
+}
+
 void validate(const SchemeSettings& s, int dimension) {
     require(s.interpolation != InterpolationKind::bicubic || dimension == 2,
             "--interp bicubic: only for 2D problems (1D problems take spline or hermite)");
     require(s.interpolation != InterpolationKind::hermite || dimension == 1,
             "--interp hermite: only for 1D problems (2D problems take spline or bicubic)");
-    require(s.Ky >= 1 && s.Ky <= max_multistep_order,
-            "--Ky " + std::to_string(s.Ky) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
-    require(s.Kz >= 1 && s.Kz <= max_multistep_order,
-            "--Kz " + std::to_string(s.Kz) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
+    check_multistep_order("--Ky", s.Ky);
+    check_multistep_order("--Kz", s.Kz);
     require(s.N >= s.K() + 1, "--N " + std::to_string(s.N) + ": must be >= K + 1 = " + std::to_string(s.K() + 1));
     require(std::isfinite(s.T) && s.T > 0, "--T " + format_number(s.T) + ": must be a finite number > 0");
     require(std::isfinite(s.R) && s.R > 0, "--R " + format_number(s.R) + ": must be a finite number > 0");

@@ -71,6 +71,10 @@ struct SchemeSettings {
 // The largest multistep order accepted (--K, --Ky, --Kz).
 constexpr int max_multistep_order = 32;
 
+// Throws InputError "NAME K: must be in [1, 32]" for an order outside [1, max_multistep_order]; `name` is the
+// option or key that gave it (--K, --Ky, --Kz, or a bench case's K).
+void check_multistep_order(const std::string& name, int K);
+
 // The most fine steps per step of the multistep start-up (SchemeSettings::startup_substeps): its (K - 1) S fine
 // steps then cost at most as much as a main sweep of 31e4 steps, where the automatic ceil(dt^-1/2) is 32 at
 // N = 1024, T = 1.

@@ -17,7 +17,7 @@
 // and the mode grows by |zeta| a step. The driver's terms (dt f and E[f dW], of order dt and sqrt(dt) times f's
 // derivatives) are left out, so growth here means the scheme is unstable; no growth is necessary, not sufficient.
 // Where the rule has too few nodes for the grid (L fixed while dx = dt shrinks with N), the roots of the z
-// recursion for K >= 4 leave the unit circle: e.g. ex2 K = 6, L = 32 at N = 2048 grows by 1.08 a step (1e69 over
+// recursion for K >= 4 leave the unit circle: e.g. ex2 K = 6, L = 32 at N = 2048 grows by 1.08 a step (4.5e69 over
 // the run); L = 48 is stable there.
 #pragma once
 #include <complex>

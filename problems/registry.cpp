@@ -7,22 +7,34 @@
 #include "problem_list.h"
 
 namespace bsde {
+namespace {
+
+template <class Problem>
+void construct_problem(double T, const ProblemParameters& given) {
+    static_cast<void>(Problem(T, given));
+}
+
+}  // namespace
 
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
     ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
-                declared_parameters<P>()},
+                declared_parameters<P>(), &construct_problem<P>},
     static const std::vector<ProblemInfo> infos{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
 #undef BSDE_PROBLEM_INFO
     return infos;
 }
 
+const ProblemInfo* problem_named(const std::string& name) {
+    for (const ProblemInfo& info : problem_infos())
+        if (name == info.name || name == info.alias) return &info;
+    return nullptr;
+}
+
 const ProblemInfo& find_problem(const std::string& name) {
+    if (const ProblemInfo* info = problem_named(name)) return *info;
     std::string known;
-    for (const ProblemInfo& info : problem_infos()) {
-        if (name == info.name || name == info.alias) return info;
-        known += (known.empty() ? "" : ", ") + info.alias + " (" + info.name + ")";
-    }
+    for (const ProblemInfo& info : problem_infos()) known += (known.empty() ? "" : ", ") + info.alias + " (" + info.name + ")";
     throw InputError("--problem '" + name + "': no such problem; known problems: " + known);
 }
 

@@ -13,9 +13,15 @@ struct ProblemInfo {
     double default_T, default_R;
     int default_L;
     std::vector<ParameterInfo> parameters;  // what --NAME VALUE sets (problem_support.h)
+    // Constructs the problem with T and the parameters given, which throws InputError for a parameter it does not
+    // declare or a value it refuses.
+    void (*check_parameters)(double T, const ProblemParameters& given);
 };
 
 const std::vector<ProblemInfo>& problem_infos();
+
+// The problem called `name` (its name or alias), or nullptr.
+const ProblemInfo* problem_named(const std::string& name);
 
 // The problem called `name` (its name or alias); throws InputError listing the known ones.
 const ProblemInfo& find_problem(const std::string& name);

@@ -1,12 +1,10 @@
 #include "bench.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <regex>
 #include <set>
@@ -26,21 +24,6 @@ namespace bsde {
 namespace {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
-
-// The problem called `name` (name or alias), or nullptr.
-const ProblemInfo* problem_named(const std::string& name) {
-    for (const ProblemInfo& p : problem_infos())
-        if (p.name == name || p.alias == name) return &p;
-    return nullptr;
-}
-
-bool whole_double(const std::string& text, double& value) {
-    if (text.empty()) return false;
-    errno = 0;
-    char* end = nullptr;
-    value = std::strtod(text.c_str(), &end);
-    return errno == 0 && *end == '\0' && std::isfinite(value);
-}
 
 BenchCase parse_case(const std::string& item) {
     const std::string where = "--cases '" + item + "': ";
@@ -86,7 +69,8 @@ BenchCase parse_case(const std::string& item) {
             if (!to_int(value, target)) throw InputError(where + key + " '" + value + "' is not an integer");
         };
         const auto real = [&](double& target) {
-            if (!whole_double(value, target)) throw InputError(where + key + " '" + value + "' is not a number");
+            if (!to_finite_double(value, target))
+                throw InputError(where + key + " '" + value + "' is not a finite decimal number");
         };
         const auto dimension_only = [&](int dimension) {
             if (problem->dimension != dimension)
@@ -96,6 +80,7 @@ BenchCase parse_case(const std::string& item) {
         try {
             if (key == "K") {
                 integer(s.Ky);
+                check_multistep_order("K", s.Ky);
                 s.Kz = s.Ky;
             } else if (key == "N") integer(s.N);
             else if (key == "L") integer(s.L);
@@ -151,10 +136,6 @@ const DriverCount driver_counts[] = {
 std::string interpolation_name(const BenchResult& r) {
     if (r.dimension == 1) return r.interpolation == "hermite" ? "cubic Hermite" : "cubic spline";
     return r.interpolation == "bicubic" ? "bicubic" : "tensor spline";
-}
-
-std::string cell(const char* spec, double value, bool csv) {
-    return std::isfinite(value) ? format_number(value, csv ? "%.17g" : spec) : std::string();
 }
 
 }  // namespace
@@ -296,6 +277,7 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                         "min s",  "max s",   "ms/step",  "pass %",       "status %", "fit %",
                         "rest %", "node evals/s", "GFLOP/s", "% peak", "pass GFLOP/s", "pass/floor", "y_0 error",
                         "z_0 error", "device MiB"};
+    const auto cell = [&](const char* display_spec, double value) { return table_cell(style, display_spec, value); };
     for (const BenchResult& r : results) {
         const BenchFigures f = bench_figures(r);
         const auto error = [&](double e) { return r.has_exact ? e : nan; };
@@ -307,24 +289,24 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
             row = {r.case_name, r.problem, to_string(r.backend), std::to_string(r.dimension), std::to_string(r.K),
                    std::to_string(r.N), std::to_string(r.M), std::to_string(r.L), interpolation_name(r),
                    std::to_string(f.points), std::to_string(f.steps), std::to_string(r.substeps),
-                   std::to_string(r.seconds.size()), cell("", f.median, true), cell("", f.min, true),
-                   cell("", f.max, true), runs, cell("", f.ms_per_step, true), cell("", r.instrumented_seconds, true),
-                   cell("", f.pass, true), cell("", f.status, true), cell("", f.fit, true), cell("", f.rest, true),
-                   cell("", f.node_evaluations, true), cell("", f.node_evaluations_per_second, true),
-                   cell("", r.cost.flops(), true), cell("", r.cost.transcendentals, true), cell("", f.gflops, true),
-                   cell("", f.percent_of_ceiling, true), cell("", f.pass_gflops, true),
-                   cell("", f.pass_floor, true), cell("", f.pass_over_floor, true), cell("", error(r.y0_error), true), cell("", error(r.z0_error), true),
-                   cell("", r.storage_bytes / 1048576.0, true), cell("", device, true)};
+                   std::to_string(r.seconds.size()), cell("", f.median), cell("", f.min),
+                   cell("", f.max), runs, cell("", f.ms_per_step), cell("", r.instrumented_seconds),
+                   cell("", f.pass), cell("", f.status), cell("", f.fit), cell("", f.rest),
+                   cell("", f.node_evaluations), cell("", f.node_evaluations_per_second),
+                   cell("", r.cost.flops()), cell("", r.cost.transcendentals), cell("", f.gflops),
+                   cell("", f.percent_of_ceiling), cell("", f.pass_gflops),
+                   cell("", f.pass_floor), cell("", f.pass_over_floor), cell("", error(r.y0_error)), cell("", error(r.z0_error)),
+                   cell("", r.storage_bytes / 1048576.0), cell("", device)};
         } else {
             row = {r.case_name, to_string(r.backend), std::to_string(r.M), std::to_string(f.points),
-                   std::to_string(f.steps), cell("%.4g", f.median, false), cell("%.4g", f.min, false),
-                   cell("%.4g", f.max, false), cell("%.4g", f.ms_per_step, false), cell("%.1f", 100 * f.pass, false),
-                   cell("%.1f", 100 * f.status, false), cell("%.1f", 100 * f.fit, false),
-                   cell("%.1f", 100 * f.rest, false), cell("%.3e", f.node_evaluations_per_second, false),
-                   cell("%.4g", f.gflops, false), cell("%.3g", f.percent_of_ceiling, false),
-                   cell("%.4g", f.pass_gflops, false), cell("%.2f", f.pass_over_floor, false),
-                   cell("%.3e", error(r.y0_error), false),
-                   cell("%.3e", error(r.z0_error), false), cell("%.1f", device, false)};
+                   std::to_string(f.steps), cell("%.4g", f.median), cell("%.4g", f.min),
+                   cell("%.4g", f.max), cell("%.4g", f.ms_per_step), cell("%.1f", 100 * f.pass),
+                   cell("%.1f", 100 * f.status), cell("%.1f", 100 * f.fit),
+                   cell("%.1f", 100 * f.rest), cell("%.3e", f.node_evaluations_per_second),
+                   cell("%.4g", f.gflops), cell("%.3g", f.percent_of_ceiling),
+                   cell("%.4g", f.pass_gflops), cell("%.2f", f.pass_over_floor),
+                   cell("%.3e", error(r.y0_error)),
+                   cell("%.3e", error(r.z0_error)), cell("%.1f", device)};
         }
         table.rows.push_back(row);
     }
@@ -338,8 +320,8 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         " after one untimed warm-up; CUDA events on cuda, the steady clock on serial and omp; ms/step over every "
         "step, start-up included.\n"
         "split of the sweep (pass: the fused expectation + Picard pass; status: the reduction of the step status; "
-        "fit: the interpolation fit of the new layer, tridiagonal solves and coefficient functors; rest: terminal "
-        "layer, start-up copies, status read-backs, gaps): from one more, instrumented solve that marks the start and "
+        "fit: the interpolation fit of the new layer, tridiagonal solves or the inverse band, and coefficient "
+        "functors; rest: terminal layer, start-up copies, status read-backs, gaps): from one more, instrumented solve that marks the start and "
         "end of every phase of every step in the work (CUDA events on the stream, nothing waits; the steady clock "
         "on the host) (its sweep over the median:";
     for (std::size_t i = 0; i < results.size(); ++i) {
@@ -403,17 +385,12 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
     const int repeats = invocation.repeats;
 
     const std::string& dir = invocation.out;
+    std::optional<OutputFolder> folder;
     std::unique_ptr<AtomicOutputFile> csv, markdown;
     if (!dir.empty()) {
-        std::error_code error;
-        std::filesystem::create_directories(dir, error);
-        if (error) throw InputError("--out '" + dir + "': cannot create the folder (" + error.message() + ")");
-        try {
-            csv = std::make_unique<AtomicOutputFile>(dir + "/bench.csv");
-            markdown = std::make_unique<AtomicOutputFile>(dir + "/bench.md");
-        } catch (const InputError&) {
-            throw InputError("--out '" + dir + "': cannot write files there");
-        }
+        folder.emplace(dir);
+        csv = folder->file("bench.csv");
+        markdown = folder->file("bench.md");
     }
 
     std::vector<std::string> devices;

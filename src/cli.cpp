@@ -76,14 +76,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         else if (invocation.command == "grid")
             print_grid(out, invocation.settings, find_problem(invocation.problem).dimension);
         else if (invocation.command == "problems") print_problems(out);
-        else if (invocation.command == "study") {
-            std::string command = "bsde";
+        else if (invocation.command == "study" || invocation.command == "bench") {
+            std::string command = "bsde";  // as given, for the output's record of the run
             for (const std::string& a : args) command += " " + a;
-            return study_command(invocation, command, out, err, show_progress);
-        } else if (invocation.command == "bench") {
-            std::string command = "bsde";
-            for (const std::string& a : args) command += " " + a;
-            return bench_command(invocation, command, out, err, show_progress);
+            return (invocation.command == "study" ? study_command : bench_command)(invocation, command, out, err,
+                                                                                     show_progress);
         } else return solve_command(invocation, out, err, show_progress);
         return 0;
     } catch (const Error& e) {

@@ -152,15 +152,13 @@ void take_out_folder(const po::variables_map& vm, std::string& folder) {
 // validation rejects later is reported with its line.
 struct ConfigOrigin {
     std::string path;
-    std::map<std::string, int> lines;     // key -> line of the file
-    std::set<std::string> command_line;   // options given on the command line (they win over the file)
+    std::map<std::string, int> lines;            // key -> line of the file
+    std::map<std::string, std::string> values;   // key -> value in the file
+    std::set<std::string> command_line;          // options given on the command line (they win over the file)
+    std::string line_of(const std::string& key) const {
+        return "--config '" + path + "' line " + std::to_string(lines.at(key)) + ": ";
+    }
 };
-
-std::string trim_blanks(const std::string& s) {
-    const std::size_t first = s.find_first_not_of(" \t");
-    if (first == std::string::npos) return "";
-    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
 
 std::string byte_name(unsigned char c) {
     char text[8];
@@ -206,9 +204,9 @@ void read_config_file(const std::string& path, const po::options_description& op
                 throw InputError(where + "control character " + byte_name(c) + " at column " + std::to_string(i + 1) +
                                  " (not a text file?)");
         }
-        const std::string trimmed = trim_blanks(line);
+        const std::string trimmed = trim(line);
         if (trimmed.empty() || trimmed[0] == '#' || trimmed[0] == ';') continue;
-        const std::string content = trim_blanks(line.substr(0, line.find('#')));
+        const std::string content = trim(line.substr(0, line.find('#')));
         for (std::size_t i = 0; i < content.size(); ++i)
             if (static_cast<unsigned char>(content[i]) >= 0x80)
                 throw InputError(where + "byte " + byte_name(static_cast<unsigned char>(content[i])) +
@@ -218,7 +216,7 @@ void read_config_file(const std::string& path, const po::options_description& op
         const std::size_t equals = content.find('=');
         if (equals == std::string::npos)
             throw InputError(where + "'" + content + "' is not a key = value line (no '=')");
-        const std::string key = trim_blanks(content.substr(0, equals)), value = trim_blanks(content.substr(equals + 1));
+        const std::string key = trim(content.substr(0, equals)), value = trim(content.substr(equals + 1));
         if (key.empty()) throw InputError(where + "no key before '='");
         if (key.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
                 std::string::npos ||
@@ -234,6 +232,7 @@ void read_config_file(const std::string& path, const po::options_description& op
         const auto [first, inserted] = origin.lines.emplace(key, number);
         if (!inserted)
             throw InputError(where + "'" + key + "' is set twice (first on line " + std::to_string(first->second) + ")");
+        origin.values.emplace(key, value);
         po::parsed_options parsed(&options);
         parsed.options.emplace_back(key, std::vector<std::string>{value});
         parsed.options.back().original_tokens = {key, value};
@@ -253,7 +252,21 @@ std::string with_config_line(const std::string& message, const ConfigOrigin& ori
     const std::string name = message.substr(2, message.find_first_of(" :',", 2) - 2);
     const auto it = origin.lines.find(name);
     if (it == origin.lines.end() || origin.command_line.count(name)) return message;
-    return "--config '" + origin.path + "' line " + std::to_string(it->second) + ": " + message;
+    return origin.line_of(name) + message;
+}
+
+// A value that the option table takes as text, parsed as its option does: the name of a problem, a method or
+// backends, or an integer list (one integer unless lists are allowed). Throws InputError.
+void parse_text_value(const std::string& key, const std::string& value, bool lists_allowed) {
+    if (key == "problem") find_problem(value);
+    if (key == "K" || key == "N") parse_int_list("--" + key, value, lists_allowed);
+    if (key == "startup") parse_startup(value);
+    if (key == "smoothing") parse_smoothing(value);
+    if (key == "spline") parse_spline_boundary(value);
+    if (key == "interp") parse_interpolation(value);
+    if (key == "spline-solve") parse_spline_solve(value);
+    if (key == "backend") parse_backend(value);
+    if (key == "backends") parse_backend_list(value);
 }
 
 }  // namespace
@@ -307,12 +320,22 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     all.add(command_line_options()).add(shared);
     po::variables_map vm;
     try {
-        const po::parsed_options parsed = po::command_line_parser(rest).options(all).run();
+        // options by their whole names only: Boost's default would take a prefix (--pro for --problem)
+        const po::parsed_options parsed =
+            po::command_line_parser(rest)
+                .options(all)
+                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                .run();
         // Words that are neither an option nor its value (Boost would drop them silently).
         const std::vector<std::string> words = po::collect_unrecognized(parsed.options, po::include_positional);
         if (!words.empty())
             throw InputError("unexpected argument '" + words.front() +
                              "': give one command, then --option value pairs (bsde --help)");
+        // an option given twice, a switch too (Boost refuses a second value, not a second switch)
+        std::set<std::string> given;
+        for (const po::option& option : parsed.options)
+            if (!given.insert(option.string_key).second)
+                throw InputError("option '--" + option.string_key + "' cannot be specified more than once");
         po::store(parsed, vm);
     } catch (const po::error& e) {
         throw InputError(e.what());
@@ -324,6 +347,16 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (vm.count("config")) {
         for (const auto& given : vm) origin.command_line.insert(given.first);
         read_config_file(vm["config"].as<std::string>(), shared, vm, origin);
+        // The file's values that the command line overrides are checked all the same: Boost checks the numbers'
+        // type as it reads them, and here the names and lists are parsed, each by itself.
+        for (const auto& [key, value] : origin.values) {
+            if (!origin.command_line.count(key)) continue;
+            try {
+                parse_text_value(key, value, invocation.command == "study");
+            } catch (const InputError& e) {
+                throw InputError(origin.line_of(key) + e.what());
+            }
+        }
     }
 
     // The commands with a fixed set of options refuse every other one, rather than ignore it: those that solve
@@ -370,11 +403,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     SchemeSettings& s = invocation.settings;
     invocation.Ks = {invocation.command == "coefficients" ? 6 : 3};
     if (vm.count("K")) invocation.Ks = parse_int_list("--K", vm["K"].as<std::string>(), study);
-    for (int K : invocation.Ks) {
-        if (K < 1) throw InputError("--K " + std::to_string(K) + ": must be >= 1");
-        if (K > max_multistep_order)
-            throw InputError("--K " + std::to_string(K) + ": must be in [1, " + std::to_string(max_multistep_order) + "]");
-    }
+    for (int K : invocation.Ks) check_multistep_order("--K", K);
     const int K = invocation.Ks.front();
     s.Ky = s.Kz = K;
     if (invocation.command == "coefficients") return invocation;
@@ -384,13 +413,11 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     invocation.problem = "ex2";
     take(vm, "problem", invocation.problem);
     const ProblemInfo& problem = find_problem(invocation.problem);
-    // --smoothing is taken in either dimension: it acts on problems with a kinked payoff (ex3 in 1D, ex5 in 2D)
-    const std::pair<const char*, int> dimension_only[]{{"spline", 1}};
-    for (const auto& [option, dimension] : dimension_only)
-        if (vm.count(option) && problem.dimension != dimension)
-            throw InputError(std::string("--") + option + ": only for " + std::to_string(dimension) + "D problems (" +
-                             invocation.problem + " is " + std::to_string(problem.dimension) + "D" +
-                             (dimension == 1 ? "; its interpolation is chosen with --interp)" : ")"));
+    // --spline is the 1D spline's end condition (--smoothing is taken in either dimension: it acts on problems with a
+    // kinked payoff, ex3 in 1D, ex5 in 2D)
+    if (vm.count("spline") && problem.dimension != 1)
+        throw InputError("--spline: only for 1D problems (" + invocation.problem + " is " +
+                         std::to_string(problem.dimension) + "D; its interpolation is chosen with --interp)");
     s.T = problem.default_T;
     s.R = problem.default_R;
     s.L = problem.default_L;
@@ -437,6 +464,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         validate_study(invocation);
     }
     validate(s, problem.dimension);
+    problem.check_parameters(s.T, s.problem_parameters);  // before any solve: a study's --out stays uncreated
     return invocation;
 }
 

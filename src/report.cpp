@@ -111,12 +111,12 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
                 ? "; NOT CONVERGED in " + std::to_string(r.picard_unconverged_steps) + " steps (warning on stderr)"
                 : "")
         << "\n";
-    if (s.startup == Startup::exact)
-        out << "startup   EXACT: layers N-1..N-K+1 were set from the exact solution (verification mode)\n";
-    else if (r.startup_substeps > 0)
-        out << "startup   multistep scheme on dt/" << r.startup_substeps << ", orders raised step by step\n";
-    else
+    if (s.K() == 1)
         out << "startup   none needed (K = 1)\n";
+    else if (s.startup == Startup::exact)
+        out << "startup   EXACT: layers N-1..N-K+1 were set from the exact solution (verification mode)\n";
+    else
+        out << "startup   multistep scheme on dt/" << r.startup_substeps << ", orders raised step by step\n";
     out << "stability " << describe(stability, s) << " (von Neumann analysis; README, Stability)"
         << (stability.growth_over_run > stability_warning_growth ? "; UNSTABLE (warning on stderr)" : "") << "\n";
     out << "backend   " << r.device << "\n";
@@ -202,6 +202,36 @@ AtomicOutputFile::~AtomicOutputFile() {
     if (!committed_) {
         file_.close();
         std::remove(temporary_.c_str());
+    }
+}
+
+OutputFolder::OutputFolder(const std::string& path) : path_(path) {
+    std::error_code error;
+    for (std::filesystem::path p = std::filesystem::absolute(path, error).lexically_normal();
+         !error && !p.empty() && !std::filesystem::exists(p, error); p = p.parent_path()) {
+        if (p.has_filename()) created_.push_back(p);
+        if (p == p.parent_path()) break;
+    }
+    std::filesystem::create_directories(path, error);
+    if (error) {
+        remove_empty_created();
+        throw InputError("--out '" + path + "': cannot create the folder (" + error.message() + ")");
+    }
+}
+
+OutputFolder::~OutputFolder() { remove_empty_created(); }
+
+void OutputFolder::remove_empty_created() const {
+    std::error_code error;  // a folder that holds files is not empty and stays
+    for (const std::filesystem::path& p : created_)
+        if (!std::filesystem::remove(p, error)) break;
+}
+
+std::unique_ptr<AtomicOutputFile> OutputFolder::file(const std::string& name) const {
+    try {
+        return std::make_unique<AtomicOutputFile>(path_ + "/" + name);
+    } catch (const InputError&) {
+        throw InputError("--out '" + path_ + "': cannot write files there");
     }
 }
 

@@ -1,8 +1,11 @@
 // Human-readable reports and CSV output of the bsde commands.
 #pragma once
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "../algorithms/solver.h"
 #include "../algorithms/stability.h"
@@ -29,6 +32,24 @@ private:
     std::string path_, temporary_;
     std::ofstream file_;
     bool committed_ = false;
+};
+
+// The --out folder of bsde study and bsde bench: created with its missing parents before any work, so that an
+// unwritable path fails at once, and its files opened there. The folders it created are removed again when it goes
+// out of scope still empty: a run that fails before committing a file leaves nothing behind. Declare it before its
+// files, so that they are removed first.
+class OutputFolder {
+public:
+    explicit OutputFolder(const std::string& path);  // throws InputError when it cannot be created
+    ~OutputFolder();
+    OutputFolder(const OutputFolder&) = delete;
+    OutputFolder& operator=(const OutputFolder&) = delete;
+    std::unique_ptr<AtomicOutputFile> file(const std::string& name) const;  // throws InputError when not writable
+
+private:
+    void remove_empty_created() const;
+    std::string path_;
+    std::vector<std::filesystem::path> created_;  // the deepest first
 };
 
 void write_solution_csv(std::ostream& out, const SolveResult& result);

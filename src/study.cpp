@@ -138,13 +138,16 @@ bool left_out_by_time(const std::vector<StudyCase>& done, Backend backend, int K
     return false;
 }
 
+std::string table_cell(TableStyle style, const char* display_spec, double value) {
+    return std::isfinite(value) ? format_number(value, style == TableStyle::csv ? "%.17g" : display_spec)
+                                : std::string();
+}
+
 Table study_table(const Study& study, TableStyle style) {
     const bool csv = style == TableStyle::csv;
     const auto pairs = speedup_pairs(study.backends);
     const bool cuda = has_cuda(study.backends);
-    const auto cell = [&](const char* display_spec, double value) {
-        return std::isfinite(value) ? format_number(value, csv ? "%.17g" : display_spec) : std::string();
-    };
+    const auto cell = [&](const char* display_spec, double value) { return table_cell(style, display_spec, value); };
 
     Table table;
     if (csv) table.header = {"K", "N", "M", "y0", "z0", "y0_error", "z0_error", "order_y", "order_z"};

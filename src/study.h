@@ -91,6 +91,8 @@ struct Table {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
 };
+// A table's cell of a value: printf's display_spec in the display style, 17 digits in csv; empty when not finite.
+std::string table_cell(TableStyle style, const char* display_spec, double value);
 Table study_table(const Study& study, TableStyle style);
 
 // Outputs (study_output.cpp).

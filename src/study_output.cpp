@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -358,18 +358,13 @@ int study_command(const Invocation& invocation, const std::string& command, std:
     // The files are opened before any solve: an unwritable --out fails at once, and an interrupted
     // study leaves no partial file.
     const std::string& dir = invocation.out;
+    std::optional<OutputFolder> folder;
     std::unique_ptr<AtomicOutputFile> csv, markdown, script;
     if (!dir.empty()) {
-        std::error_code error;
-        std::filesystem::create_directories(dir, error);
-        if (error) throw InputError("--out '" + dir + "': cannot create the folder (" + error.message() + ")");
-        try {
-            csv = std::make_unique<AtomicOutputFile>(dir + "/study.csv");
-            markdown = std::make_unique<AtomicOutputFile>(dir + "/study.md");
-            script = std::make_unique<AtomicOutputFile>(dir + "/study.gp");
-        } catch (const InputError&) {
-            throw InputError("--out '" + dir + "': cannot write files there");
-        }
+        folder.emplace(dir);
+        csv = folder->file("study.csv");
+        markdown = folder->file("study.md");
+        script = folder->file("study.gp");
     }
 
     const Study study = run_study(resolved, command, show_progress);

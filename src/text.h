@@ -1,6 +1,7 @@
-// Small text helpers shared by the study runner and the benchmark.
+// Small text helpers shared by the option parser, the study runner and the benchmark.
 #pragma once
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -37,6 +38,16 @@ inline bool to_int(const std::string& text, int& value) {
         return false;
     value = static_cast<int>(v);
     return true;
+}
+
+// The whole of `text` as a finite decimal number (digits, a sign, a point, an exponent: as the command line takes
+// them); false for anything else, such as hex, inf, nan or a number out of double's range.
+inline bool to_finite_double(const std::string& text, double& value) {
+    if (text.empty() || text.find_first_not_of("+-.0123456789eE") != std::string::npos) return false;
+    errno = 0;
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return errno == 0 && *end == '\0' && std::isfinite(value);
 }
 
 }  // namespace bsde

@@ -219,6 +219,18 @@ BOOST_AUTO_TEST_CASE(report_says_whether_the_terminal_data_were_smoothed) {
     check_prints(solve({"--problem", "ex5", "--R", "4", "--L", "8"}), ", smoothing kreiss4 (of the kinked terminal data)\n");
 }
 
+BOOST_AUTO_TEST_CASE(report_names_the_startup_used) {
+    BOOST_TEST_MESSAGE("the solve report's startup line: none for K = 1 (with --startup exact too: no layer is set), "
+                       "EXACT when the exact solution set the start-up layers, else the multistep start-up's step");
+    const auto solve = [](std::vector<std::string> args) {
+        args.insert(args.begin(), {"solve", "--problem", "ex1", "--N", "16", "--backend", "serial"});
+        return args;
+    };
+    check_prints(solve({"--K", "1", "--startup", "exact"}), "startup   none needed (K = 1)\n");
+    check_prints(solve({"--K", "2", "--startup", "exact"}), "startup   EXACT: layers N-1..N-K+1 were set from the exact");
+    check_prints(solve({"--K", "2"}), "startup   multistep scheme on dt/4, orders raised step by step\n");
+}
+
 BOOST_AUTO_TEST_CASE(solve_writes_csv) {
     BOOST_TEST_MESSAGE("a tiny serial solve exits 0 and writes the CSV (header w,y,z and M+1 rows), no .partial left");
     ScratchDir scratch("cli");

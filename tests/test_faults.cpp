@@ -93,6 +93,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"study", "--out", ""}, 2, "--out '': an empty folder name"},
         {{"solve", "--L", "2.5"}, 2, "'--L'"},
         {{"solve", "--N", "5", "--N", "6"}, 2, "'--N' cannot be specified more than once"},
+        {{"solve", "--strict", "--strict"}, 2, "option '--strict' cannot be specified more than once"},
+        {{"solve", "--pro", "ex1", "--N", "16"}, 2, "unrecognised option '--pro'"},  // whole names only
         {{"solve", "--strict=yes"}, 2, "--strict"},
         {{"solve", "--problem", "bs-call", "--r", "nan"}, 2, "--r nan: must be a finite number"},
         {{"solve", "--problem", "bs-call", "--sigma", "inf"}, 2, "--sigma inf: must be a finite number"},
@@ -174,6 +176,17 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--config", ini("solve_value.ini", "spline-solve = thomas\n")}, 2,
          "solve_value.ini' line 1: --spline-solve 'thomas': allowed values are auto, tridiagonal, inverse-band"},
         {{"grid", "--config", ini("list.ini", "N = 128,256\n")}, 2, "list.ini' line 1: --N '128,256': one integer expected"},
+        {{"solve", "--problem", "ex3", "--config", ini("parameter.ini", "# ex3\n\nS0 = -5\n")}, 2,
+         "parameter.ini' line 3: --S0 -5: must be > 0"},
+        {{"solve", "--problem", "ex2", "--config", ini("foreign.ini", "S0 = 90\n")}, 2,
+         "foreign.ini' line 1: --S0: not a parameter of problem log-sine"},
+        // config files: values the command line overrides are checked all the same
+        {{"solve", "--K", "4", "--config", ini("hidden.ini", "N = 64\nK = abc\n")}, 2,
+         "hidden.ini' line 2: --K 'abc': one integer expected"},
+        {{"solve", "--problem", "ex1", "--config", ini("hidden_name.ini", "problem = nosuch\n")}, 2,
+         "hidden_name.ini' line 1: --problem 'nosuch': no such problem"},
+        {{"solve", "--startup", "exact", "--config", ini("hidden_method.ini", "startup = bogus\n")}, 2,
+         "hidden_method.ini' line 1: --startup 'bogus'"},
     };
     BOOST_CHECK_GE(rows.size(), 30u);
     for (const BadInput& row : rows) check_bad_input(row);

@@ -329,8 +329,16 @@ BOOST_AUTO_TEST_CASE(bad_study_input_exits_2) {
         {{"solve", "--out", "dir"}, 2, "--out: only for bsde study"},
         {{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial", "--out", scratch.path("file/sub")},
          2, "--out '" + scratch.path("file/sub") + "'"},
+        {{"study", "--problem", "ex2", "--S0", "90", "--out", scratch.path("parameter/sub")}, 2,
+         "--S0: not a parameter of problem log-sine"},
+        {{"study", "--problem", "ex2", "--K", "6", "--N", "643", "--backends", "serial", "--out",
+          scratch.path("unstable/sub")},
+         2, "--K 6, --N 643, --L 32: the scheme is unstable on this grid"},
     };
     for (const test::BadInput& row : rows) test::check_bad_input(row);
+    for (const char* made : {"parameter", "unstable"})
+        BOOST_CHECK_MESSAGE(!test::exists(scratch.path(made)), "a study that failed left its --out folder "
+                                                                   << scratch.path(made) << " behind");
 }
 
 BOOST_AUTO_TEST_CASE(cuda_requested_without_a_device_exits_2) {
