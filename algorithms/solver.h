@@ -1,5 +1,6 @@
 // What a solve takes and what it gives back: plain C++ shared by the front end and every backend.
 #pragma once
+#include <array>
 #include <functional>
 #include <map>
 #include <string>
@@ -50,6 +51,10 @@ struct SchemeSettings {
     int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
     InterpolationKind interpolation = InterpolationKind::spline;
     ProblemParameters problem_parameters;
+    // The problem's driver's gradient in z (per axis) where the driver is linear in z, else 0: for the stability
+    // analysis (stability.h), which a large one makes unstable. Set from the problem and its parameters
+    // (ProblemInfo::driver_z_gradient, problems/registry.h).
+    std::array<double, 2> driver_z_gradient{0.0, 0.0};
     ProgressCallback progress;   // optional
     // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);
     // otherwise it is reported in SolveResult::picard_warning and the run goes on.

@@ -1,6 +1,7 @@
 #include "stability.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <vector>
@@ -64,25 +65,30 @@ public:
     ModeAnalysis(const SchemeSettings& s, int dimension)
         : Ky_(s.Ky), Kz_(s.Kz), K_(s.K()), dimension_(dimension), N_(s.N), dt_(s.T / s.N),
           dx_(SpaceGrid{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R}.dx()),
-          interpolation_(s.interpolation), gamma_z_(gamma_z_weights(s.Kz)) {
+          interpolation_(s.interpolation), gamma_z_(gamma_z_weights(s.Kz)), driver_z_gradient_(s.driver_z_gradient) {
         const GaussHermiteRule rule = gauss_hermite(s.L);
         nodes_ = rule.nodes;
         for (double w : rule.weights) weights_.push_back(w / std::sqrt(pi));
     }
 
-    // A scan of the modes theta = pi k / modes along each axis, then the best one refined twice on a grid of
-    // spacing a quarter of the last around it.
+    // A scan of the modes theta = pi k / modes along each axis (theta_1 in [0, pi], theta_2 in [-pi, pi]: a mode and
+    // its conjugate grow alike), then the best one refined twice on a grid of spacing a quarter of the last around it.
     StabilityEstimate estimate() const {
         StabilityEstimate worst;
         worst.growth_per_step = -1.0;
         worst.dimension = dimension_;
-        const auto consider = [&](double theta1, const std::vector<Complex>& r1, double theta2,
-                                  const std::vector<Complex>& r2) {
-            std::vector<Complex> r = r1;
-            if (dimension_ == 2)
-                for (int j = 0; j < K_; ++j) r[j] *= r2[j];
+        const auto consider = [&](double theta1, const AxisFactors& axis1, double theta2, const AxisFactors& axis2) {
+            // r_j of the mode, and c . u_j: the driver's z term, c = df/dz, u_j = E_j[mode dW] per axis
+            std::vector<Complex> r = axis1.r, driver(K_);
+            for (int j = 0; j < K_; ++j) {
+                driver[j] = driver_z_gradient_[0] * axis1.q[j];
+                if (dimension_ == 2) {
+                    r[j] *= axis2.r[j];
+                    driver[j] = driver[j] * axis2.r[j] + driver_z_gradient_[1] * axis1.r[j] * axis2.q[j];
+                }
+            }
             bool z = true;
-            const double growth = growth_of(r, z);
+            const double growth = growth_of(r, driver, z);
             if (growth > worst.growth_per_step) {
                 worst.growth_per_step = growth;
                 worst.theta[0] = theta1;
@@ -91,15 +97,16 @@ public:
             }
         };
         const int modes = dimension_ == 1 ? modes_1d : modes_2d;
-        std::vector<std::vector<Complex>> axis(modes + 1);  // r_j along one axis at theta = pi k / modes
-        for (int k = 0; k <= modes; ++k) axis[k] = layer_factors(pi * k / modes);
+        std::vector<AxisFactors> axis(2 * modes + 1);  // along one axis at theta = pi k / modes, at index k + modes
+        for (int k = dimension_ == 1 ? 0 : -modes; k <= modes; ++k) axis[k + modes] = layer_factors(pi * k / modes);
         // theta = 0 along every axis is the constant mode, which the scheme keeps (r_j = 1, a root 1): left out.
         if (dimension_ == 1) {
-            for (int k = 1; k <= modes; ++k) consider(pi * k / modes, axis[k], 0.0, axis[0]);
+            for (int k = 1; k <= modes; ++k) consider(pi * k / modes, axis[k + modes], 0.0, axis[modes]);
         } else {
             for (int k1 = 0; k1 <= modes; ++k1)
-                for (int k2 = std::max(k1, 1); k2 <= modes; ++k2)  // the factors are symmetric in the axes
-                    consider(pi * k1 / modes, axis[k1], pi * k2 / modes, axis[k2]);
+                for (int k2 = -modes; k2 <= modes; ++k2)
+                    if (k1 != 0 || k2 != 0)
+                        consider(pi * k1 / modes, axis[k1 + modes], pi * k2 / modes, axis[k2 + modes]);
         }
         double spacing = pi / modes;
         for (int round = 0; round < 2; ++round) {
@@ -108,11 +115,11 @@ public:
             for (int a = -4; a <= 4; ++a) {
                 const double theta1 = centre[0] + a * spacing;
                 if (theta1 < 0 || theta1 > pi || (dimension_ == 1 && theta1 == 0)) continue;
-                const std::vector<Complex> r1 = layer_factors(theta1);
+                const AxisFactors axis1 = layer_factors(theta1);
                 for (int b = dimension_ == 1 ? 0 : -4; b <= (dimension_ == 1 ? 0 : 4); ++b) {
                     const double theta2 = centre[1] + b * spacing;
-                    if (dimension_ == 2 && (theta2 < 0 || theta2 > pi || (theta1 == 0 && theta2 == 0))) continue;
-                    consider(theta1, r1, theta2, dimension_ == 2 ? layer_factors(theta2) : r1);
+                    if (dimension_ == 2 && (theta2 < -pi || theta2 > pi || (theta1 == 0 && theta2 == 0))) continue;
+                    consider(theta1, axis1, theta2, dimension_ == 2 ? layer_factors(theta2) : axis1);
                 }
             }
         }
@@ -120,27 +127,32 @@ public:
         return worst;
     }
 
-    // r_j, j = 1..K (at index j - 1): the rule's expectation of layer n+j applied to the mode along one axis.
-    std::vector<Complex> layer_factors(double theta) const {
+    // r_j and q_j, j = 1..K (at index j - 1): the rule's expectation of layer n+j applied to the mode along one axis,
+    // without and with the factor dW.
+    AxisFactors layer_factors(double theta) const {
         const Complex next = std::polar(1.0, theta);  // e^(i theta)
         const double c = std::cos(theta);
         const Complex data = interpolation_ == InterpolationKind::spline
                                  ? Complex(6.0 / (dx_ * dx_) * (2.0 * c - 2.0) / (2.0 * c + 4.0), 0.0)
                                  : Complex(0.0, (8.0 * std::sin(theta) - std::sin(2.0 * theta)) / (6.0 * dx_));
-        std::vector<Complex> r(K_);
+        AxisFactors factors{std::vector<Complex>(K_), std::vector<Complex>(K_)};
         for (int j = 1; j <= K_; ++j) {
             const double shift = std::sqrt(2.0 * j * dt_);
-            Complex sum = 0.0;
+            Complex sum = 0.0, sum_dW = 0.0;
             for (std::size_t l = 0; l < nodes_.size(); ++l) {
-                const CellShift cell = cell_shift(shift * nodes_[l], dx_);
+                const double dW = shift * nodes_[l];
+                const CellShift cell = cell_shift(dW, dx_);
                 const CellWeights w = interpolation_ == InterpolationKind::spline ? cubic_spline_weights(cell.t, dx_)
                                                                                   : cubic_hermite_weights(cell.t, dx_);
-                sum += weights_[l] * std::polar(1.0, theta * cell.cells) *
-                       (w.v0 + w.v1 * next + data * (w.d0 + w.d1 * next));
+                const Complex term = weights_[l] * std::polar(1.0, theta * cell.cells) *
+                                     (w.v0 + w.v1 * next + data * (w.d0 + w.d1 * next));
+                sum += term;
+                sum_dW += term * dW;
             }
-            r[j - 1] = sum;
+            factors.r[j - 1] = sum;
+            factors.q[j - 1] = sum_dW;
         }
-        return r;
+        return factors;
     }
 
 private:
@@ -148,15 +160,22 @@ private:
     double dt_, dx_;
     InterpolationKind interpolation_;
     std::vector<double> gamma_z_, nodes_, weights_;
+    std::array<double, 2> driver_z_gradient_;
 
-    // The largest growth factor a step of a mode whose layers' factors are r: the z recursion's largest root or
-    // |r_Ky|^(1/Ky) (the y recursion's roots all have that modulus); z says whose.
-    double growth_of(const std::vector<Complex>& r, bool& z) const {
-        std::vector<Complex> polynomial(Kz_ + 1);
-        polynomial[0] = gamma_z_[0];
-        polynomial[1] = -(1.0 - gamma_z_[1]) * r[0];
-        for (int j = 2; j <= Kz_; ++j) polynomial[j] = gamma_z_[j] * r[j - 1];
-        const double z_growth = largest_root_modulus(polynomial);
+    // The largest growth factor a step of a mode whose layers' factors are r, and the driver's z terms c . u_j: the
+    // z recursion's largest root (in 2D also that of its part without the driver's term, the z components across c)
+    // or |r_Ky|^(1/Ky) (the y recursion's roots all have that modulus); z says whose.
+    double growth_of(const std::vector<Complex>& r, const std::vector<Complex>& driver, bool& z) const {
+        const auto z_root = [&](const std::vector<Complex>& driver_terms) {
+            std::vector<Complex> polynomial(Kz_ + 1);
+            polynomial[0] = gamma_z_[0];
+            polynomial[1] = -(1.0 - gamma_z_[1]) * r[0] - gamma_z_[1] * driver_terms[0];
+            for (int j = 2; j <= Kz_; ++j) polynomial[j] = gamma_z_[j] * (r[j - 1] - driver_terms[j - 1]);
+            return largest_root_modulus(polynomial);
+        };
+        const bool has_driver_term = std::any_of(driver.begin(), driver.end(), [](Complex c) { return c != 0.0; });
+        double z_growth = z_root(driver);
+        if (dimension_ == 2 && has_driver_term) z_growth = std::max(z_growth, z_root(std::vector<Complex>(K_)));
         const double y_growth = std::pow(std::abs(r[Ky_ - 1]), 1.0 / Ky_);
         z = z_growth >= y_growth;
         return std::max(z_growth, y_growth);
@@ -164,7 +183,9 @@ private:
 };
 
 // "3.5 dx" for a mode theta along an axis (its wavelength 2 pi / theta grid steps), "flat" for theta = 0.
-std::string wavelength(double theta) { return theta > 0 ? format_number(2.0 * pi / theta, "%.1f dx") : "flat"; }
+std::string wavelength(double theta) {
+    return theta != 0 ? format_number(2.0 * pi / std::abs(theta), "%.1f dx") : "flat";
+}
 
 std::string orders(const SchemeSettings& s) {
     return s.Ky == s.Kz ? "--K " + std::to_string(s.Ky)
@@ -173,7 +194,7 @@ std::string orders(const SchemeSettings& s) {
 
 }  // namespace
 
-std::vector<Complex> axis_expectation_factors(const SchemeSettings& settings, double theta) {
+AxisFactors axis_expectation_factors(const SchemeSettings& settings, double theta) {
     return ModeAnalysis(settings, 1).layer_factors(theta);
 }
 
@@ -197,7 +218,44 @@ std::string describe(const StabilityEstimate& e, const SchemeSettings& settings)
            (e.z_recursion ? "z" : "y") + " recursion)";
 }
 
+int stable_N_above(const SchemeSettings& settings, int dimension) {
+    const auto stable = [&](int N) {
+        SchemeSettings s = settings;
+        s.N = N;
+        return estimate_stability(s, dimension).growth_over_run <= stability_warning_growth;
+    };
+    long long unstable = settings.N, found = 0;
+    for (long long N = 2LL * settings.N; N <= max_steps_searched; N *= 2)
+        if (stable(static_cast<int>(N))) {
+            found = N;
+            break;
+        } else {
+            unstable = N;
+        }
+    if (found == 0) return 0;
+    while (found - unstable > std::max(1LL, found / 64)) {  // to within 1.6 %
+        const long long middle = (unstable + found) / 2;
+        (stable(static_cast<int>(middle)) ? found : unstable) = middle;
+    }
+    return static_cast<int>(found);
+}
+
 std::string stability_remedy(const SchemeSettings& settings, int dimension) {
+    const std::array<double, 2>& c = settings.driver_z_gradient;
+    SchemeSettings without_driver = settings;
+    without_driver.driver_z_gradient = {0.0, 0.0};
+    if ((c[0] != 0 || c[1] != 0) &&
+        estimate_stability(without_driver, dimension).growth_over_run <= stability_warning_growth) {
+        const double size = std::hypot(c[0], c[1]), dt = settings.T / settings.N;
+        const int N = stable_N_above(settings, dimension);
+        return "the driver's z term makes it so (df/dz = " +
+               (dimension == 1 ? format_number(c[0], "%.4g")
+                               : "(" + format_number(c[0], "%.4g") + ", " + format_number(c[1], "%.4g") + ")") +
+               ", |df/dz| sqrt(dt) = " + format_number(size * std::sqrt(dt), "%.3g") + "); " +
+               (N > 0 ? "--N " + std::to_string(N) + " keeps their growth under 1e3"
+                      : "no --N up to " + std::to_string(max_steps_searched) + " keeps their growth under 1e3") +
+               ", as may the problem's parameters with a smaller |df/dz| (README, Stability)";
+    }
     const int L = smallest_stable_L(settings, dimension);
     return (L > 0 ? "--L " + std::to_string(L) +
                         " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"

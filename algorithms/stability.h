@@ -11,11 +11,20 @@
 //   fourth-order slopes (Hermite; per axis the paper's bicubic) D = i (8 sin theta - sin 2 theta) / (6 dx).
 // The expectation of layer n+j then multiplies the mode by r_j = sum_l omega_l phi(theta, sqrt(2 j dt) a_l) (in 2D
 // the product of the two axes' factors), where the exact expectation would damp it by e^(-theta^2 j dt / (2 dx^2)),
-// i.e. to nothing for the grid's fine modes. The linear part of the step (scheme.md, "One backward step") gives
-//   z:  g1_0 zeta^Kz - (1 - g1_1) r_1 zeta^(Kz-1) + sum_{j=2..Kz} g1_j r_j zeta^(Kz-j) = 0,
+// i.e. to nothing for the grid's fine modes. With it q_j = sum_l omega_l phi(theta, dW_l) dW_l, dW_l = sqrt(2 j dt)
+// a_l, is the mode's factor in E_j[. dW]. The linear part of the step (scheme.md, "One backward step"), with the
+// driver's term c . z of a driver linear in z (c = df/dz, SchemeSettings::driver_z_gradient; E_j[(c . z) dW]
+// multiplies the mode by c . u_j, u_j = q_j in 1D, (q_j(theta_1) r_j(theta_2), r_j(theta_1) q_j(theta_2)) in 2D), gives
+//   z:  g1_0 zeta^Kz - ((1 - g1_1) r_1 + g1_1 c . u_1) zeta^(Kz-1) + sum_{j=2..Kz} g1_j (r_j - c . u_j) zeta^(Kz-j) = 0
+//       (in 2D z is a vector whose equation is this scalar one times the identity less a rank-one term; by the
+//       matrix determinant lemma its roots are those of the equation above and of the same without c),
 //   y:  zeta^Ky = r_Ky,
-// and the mode grows by |zeta| a step. The driver's terms (dt f and E[f dW], of order dt and sqrt(dt) times f's
-// derivatives) are left out, so growth here means the scheme is unstable; no growth is necessary, not sufficient.
+// and the mode grows by |zeta| a step. Under the exact expectation (r_1 = e^(-x^2 / 2), q_1 = i k dt r_1, x = k
+// sqrt(dt)) with K = 1 (g1 = 1/2, 1/2) the z root is e^(-x^2 / 2) (1 + i c k dt): |zeta|^2 = e^(-x^2) (1 + beta^2
+// x^2), beta = |c| sqrt(dt), stable exactly when beta <= 1. So a large df/dz needs a small dt: ex5's c = -lambda,
+// lambda = A^-1 (mu - r), grows without bound as |rho| -> 1. The driver's other terms (dt f, and E[f dW]'s part from
+// df/dy: of order dt times f's derivatives) are left out, and so is the z term of a driver not linear in z (ex2's),
+// so growth here means the scheme is unstable; no growth is necessary, not sufficient.
 // Where the rule has too few nodes for the grid (L fixed while dx = dt shrinks with N), the roots of the z
 // recursion for K >= 4 leave the unit circle: e.g. ex2 K = 6, L = 32 at N = 2048 grows by 1.08 a step (4.5e69 over
 // the run); L = 48 is stable there.
@@ -36,9 +45,12 @@ struct StabilityEstimate {
     int dimension = 1;
 };
 
-// r_j, j = 1..K (at index j - 1): the factor by which the rule and the interpolation multiply the grid mode theta
-// along one axis in the expectation of layer n+j (the header's formula).
-std::vector<std::complex<double>> axis_expectation_factors(const SchemeSettings& settings, double theta);
+// r_j and q_j, j = 1..K (at index j - 1): the factors by which the rule and the interpolation multiply the grid mode
+// theta along one axis in the expectations of layer n+j, E_j[.] and E_j[. dW] (the header's formulas).
+struct AxisFactors {
+    std::vector<std::complex<double>> r, q;
+};
+AxisFactors axis_expectation_factors(const SchemeSettings& settings, double theta);
 
 // The growth of the grid modes under the settings' scheme, grid, rule and interpolation (validate() first).
 StabilityEstimate estimate_stability(const SchemeSettings& settings, int dimension);
@@ -56,8 +68,16 @@ int smallest_stable_L(const SchemeSettings& settings, int dimension);
 // bounded scheme "grid modes grow by at most 0.99949 a step".
 std::string describe(const StabilityEstimate& estimate, const SchemeSettings& settings);
 
+// An N above settings.N (to within 1.6 % of the smallest, by doubling and bisection; the growth need not fall
+// monotonically with N) whose growth over the run is at most stability_warning_growth, 0 if none up to
+// max_steps_searched.
+constexpr int max_steps_searched = 1 << 24;
+int stable_N_above(const SchemeSettings& settings, int dimension);
+
 // What keeps the grid modes' growth under stability_warning_growth: "--L 48 (the smallest above it) keeps their
-// growth under 1e3, as may a lower --K or --N (README, Stability)".
+// growth under 1e3, as may a lower --K or --N (README, Stability)"; where the driver's z term alone makes the growth
+// (the scheme without it grows by at most 1e3), a larger N: "the driver's z term makes it so (df/dz = ..., |df/dz|
+// sqrt(dt) = 186); --N 468992 keeps their growth under 1e3, as may the problem's parameters with a smaller |df/dz|".
 std::string stability_remedy(const SchemeSettings& settings, int dimension);
 
 // A warning for a run whose growth is above stability_warning_growth (empty otherwise); the second form makes the

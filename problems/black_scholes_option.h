@@ -80,6 +80,7 @@ struct black_scholes_option {
     __host__ __device__ double driver(double, double, double y, double z) const {
         return -(r * y + (mu - r + delta) * z / sigma);
     }
+    double driver_z_gradient() const { return -(mu - r + delta) / sigma; }  // problem_support.h
 
     __host__ __device__ static double normal_cdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
 

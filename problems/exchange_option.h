@@ -105,6 +105,9 @@ struct exchange_option {
     __host__ __device__ double driver(double, Vec2, double y, Vec2 z) const {
         return -(r * y + z[0] * lambda1 + z[1] * lambda2);
     }
+    // -lambda: large where |rho| -> 1 or a sigma -> 0 (unless mu - r lies along A's columns), which the stability
+    // analysis then finds unstable (stability.h).
+    Vec2 driver_z_gradient() const { return Vec2{{-lambda1, -lambda2}}; }  // problem_support.h
 
     __host__ __device__ static double normal_cdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
 

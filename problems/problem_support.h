@@ -1,5 +1,6 @@
 // Shared helpers for problem headers: host-only parameter handling.
 #pragma once
+#include <array>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -61,6 +62,31 @@ double parameter_value(const ProblemParameters& given, const std::string& name) 
     for (const ParameterInfo& parameter : declared_parameters<Problem>())
         if (name == parameter.name) return parameter.default_value;
     throw std::logic_error(std::string(Problem::name) + ": parameter '" + name + "' is not declared");
+}
+
+// The driver's gradient in z, df/dz, for the stability analysis (stability.h): a problem whose driver is linear in z
+// declares `driver_z_gradient()` (a double in 1D, a Vec2 in 2D); one whose driver is not (ex2's z^2 e^(-t^2) / 2)
+// declares none and is analysed without its driver's z term, as one whose driver does not read z (ex1).
+template <class Problem, class = void>
+struct declares_driver_z_gradient : std::false_type {};
+template <class Problem>
+struct declares_driver_z_gradient<Problem, std::void_t<decltype(std::declval<const Problem&>().driver_z_gradient())>>
+    : std::true_type {};
+
+// The problem's df/dz per axis (SchemeSettings::driver_z_gradient); zero where it declares none.
+template <class Problem>
+std::array<double, 2> driver_z_gradient(const Problem& problem) {
+    std::array<double, 2> gradient{0.0, 0.0};
+    if constexpr (declares_driver_z_gradient<Problem>::value) {
+        const auto g = problem.driver_z_gradient();
+        if constexpr (Problem::dimension == 1) {
+            gradient[0] = g;
+        } else {
+            gradient[0] = g[0];
+            gradient[1] = g[1];
+        }
+    }
+    return gradient;
 }
 
 // Prices, strikes and volatilities must be > 0.

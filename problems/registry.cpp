@@ -10,8 +10,8 @@ namespace bsde {
 namespace {
 
 template <class Problem>
-void construct_problem(double T, const ProblemParameters& given) {
-    static_cast<void>(Problem(T, given));
+std::array<double, 2> constructed_driver_z_gradient(double T, const ProblemParameters& given) {
+    return driver_z_gradient(Problem(T, given));
 }
 
 }  // namespace
@@ -19,7 +19,7 @@ void construct_problem(double T, const ProblemParameters& given) {
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
     ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
-                declared_parameters<P>(), &construct_problem<P>},
+                declared_parameters<P>(), &constructed_driver_z_gradient<P>},
     static const std::vector<ProblemInfo> infos{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
 #undef BSDE_PROBLEM_INFO
     return infos;

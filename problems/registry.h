@@ -14,8 +14,8 @@ struct ProblemInfo {
     int default_L;
     std::vector<ParameterInfo> parameters;  // what --NAME VALUE sets (problem_support.h)
     // Constructs the problem with T and the parameters given, which throws InputError for a parameter it does not
-    // declare or a value it refuses.
-    void (*check_parameters)(double T, const ProblemParameters& given);
+    // declare or a value it refuses, and returns its driver's gradient in z (SchemeSettings::driver_z_gradient).
+    std::array<double, 2> (*driver_z_gradient)(double T, const ProblemParameters& given);
 };
 
 const std::vector<ProblemInfo>& problem_infos();

@@ -104,6 +104,7 @@ BenchCase parse_case(const std::string& item) {
     }
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
+        s.driver_z_gradient = problem->driver_z_gradient(s.T, s.problem_parameters);
         validate(s, problem->dimension);
     } catch (const InputError& e) {
         throw InputError(where + e.what());

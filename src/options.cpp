@@ -463,8 +463,9 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         take(vm, "repeats", invocation.repeats);
         validate_study(invocation);
     }
+    // the problem's parameters checked before any solve (a study's --out is not yet created)
+    s.driver_z_gradient = problem.driver_z_gradient(s.T, s.problem_parameters);
     validate(s, problem.dimension);
-    problem.check_parameters(s.T, s.problem_parameters);  // before any solve: a study's --out stays uncreated
     return invocation;
 }
 

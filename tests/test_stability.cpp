@@ -2,6 +2,7 @@
 // what the code's interpolation and Gauss-Hermite rule make of that mode, its smooth modes decay as under the exact
 // expectation, the paper's settings pass it, and what it calls unstable does blow up in the solver (and is refused
 // unless --allow-unstable).
+#include <array>
 #include <cmath>
 #include <complex>
 #include <string>
@@ -12,6 +13,7 @@
 #include "../algorithms/grid.h"
 #include "../algorithms/interpolation.h"
 #include "../algorithms/stability.h"
+#include "../problems/registry.h"
 #include "cli_support.h"
 #include "test_support.h"
 
@@ -74,7 +76,7 @@ BOOST_AUTO_TEST_CASE(mode_factors_are_the_rule_applied_to_the_interpolant) {
         const SchemeSettings s = settings(6, 256, 32, 16.0, 1.0, interpolation);
         const int centre = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R) / 2;
         for (double theta : {0.3, 1.2, 1.8, 2.9}) {
-            const std::vector<std::complex<double>> r = axis_expectation_factors(s, theta);
+            const std::vector<std::complex<double>> r = axis_expectation_factors(s, theta).r;
             for (int j = 1; j <= 6; ++j)
                 check_close(to_string(interpolation) + ", theta = " + format_number(theta) + ", j = " + std::to_string(j),
                             rule_on_mode(s, theta, j), std::real(r[j - 1] * std::polar(1.0, theta * centre)), 1e-9);
@@ -84,18 +86,23 @@ BOOST_AUTO_TEST_CASE(mode_factors_are_the_rule_applied_to_the_interpolant) {
 
 BOOST_AUTO_TEST_CASE(smooth_modes_decay_as_under_the_exact_expectation) {
     BOOST_TEST_MESSAGE("for theta = 0.01, 0.05 (k = theta / dx) the factor r_j equals E[e^(i k dW)] = e^(-k^2 j dt / 2), "
-                       "dW ~ N(0, j dt), to 1e-7 (K = 6, N = 256, L = 32, both interpolations)");
+                       "dW ~ N(0, j dt), to 1e-7, and q_j (the driver's z term's) E[e^(i k dW) dW] = i k j dt "
+                       "e^(-k^2 j dt / 2) to 1e-7 sqrt(j dt) (K = 6, N = 256, L = 32, both interpolations)");
     for (InterpolationKind interpolation : {InterpolationKind::spline, InterpolationKind::hermite}) {
         const SchemeSettings s = settings(6, 256, 32, 16.0, 1.0, interpolation);
         const double dx = SpaceGrid{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R), s.R}.dx(), dt = s.T / s.N;
         for (double theta : {0.01, 0.05}) {
-            const std::vector<std::complex<double>> r = axis_expectation_factors(s, theta);
+            const AxisFactors factors = axis_expectation_factors(s, theta);
             const double k = theta / dx;
             for (int j = 1; j <= 6; ++j) {
                 const std::string what = to_string(interpolation) + ", theta = " + format_number(theta) + ", j = " +
                                          std::to_string(j);
-                check_close(what + " (real part)", std::exp(-k * k * j * dt / 2), std::real(r[j - 1]), 1e-7);
-                check_close(what + " (imaginary part)", 0.0, std::imag(r[j - 1]), 1e-7);
+                const double decay = std::exp(-k * k * j * dt / 2), spread = std::sqrt(j * dt);
+                check_close(what + " (real part)", decay, std::real(factors.r[j - 1]), 1e-7);
+                check_close(what + " (imaginary part)", 0.0, std::imag(factors.r[j - 1]), 1e-7);
+                check_close(what + ", q_j (real part)", 0.0, std::real(factors.q[j - 1]), 1e-7 * spread);
+                check_close(what + ", q_j (imaginary part)", k * j * dt * decay, std::imag(factors.q[j - 1]),
+                            1e-7 * spread);
             }
         }
     }
@@ -103,32 +110,61 @@ BOOST_AUTO_TEST_CASE(smooth_modes_decay_as_under_the_exact_expectation) {
 
 BOOST_AUTO_TEST_CASE(the_papers_settings_are_stable) {
     BOOST_TEST_MESSAGE("every (K, N) of the paper's tables grows by at most 1e3 over its run (their errors converge at the "
-                       "scheme's orders, in the paper and in docs/results): ex1, ex2 K = 1..6, N = 128..1024, L = 32, "
-                       "R = 16; ex3 (Table 8) N = 32..256, T = 0.33; ex4, ex5 (Tables 9, 11) K = 1..6, N = 8..64, L = 8, "
-                       "R = 8, spline and bicubic");
+                       "scheme's orders, in the paper and in docs/results), with its problem's driver z term: ex1, ex2 "
+                       "K = 1..6, N = 128..1024, L = 32, R = 16; ex3 (Table 8) N = 32..256, T = 0.33; ex4, ex5 (Tables "
+                       "9, 11) K = 1..6, N = 8..64, L = 8, R = 8, spline and bicubic");
     struct Table {
+        std::vector<std::string> problems;
         std::vector<int> Ns;
         int L;
         double R, T;
-        int dimension;
         std::vector<InterpolationKind> interpolations;
     };
     const Table tables[] = {
-        {{128, 256, 512, 1024}, 32, 16.0, 1.0, 1, {InterpolationKind::spline}},
-        {{32, 64, 128, 256}, 32, 16.0, 0.33, 1, {InterpolationKind::spline}},
-        {{8, 16, 32, 64}, 8, 8.0, 1.0, 2, {InterpolationKind::spline, InterpolationKind::bicubic}},
+        {{"ex1", "ex2"}, {128, 256, 512, 1024}, 32, 16.0, 1.0, {InterpolationKind::spline}},
+        {{"ex3", "ex3-put"}, {32, 64, 128, 256}, 32, 16.0, 0.33, {InterpolationKind::spline}},
+        {{"ex4", "ex5"}, {8, 16, 32, 64}, 8, 8.0, 1.0, {InterpolationKind::spline, InterpolationKind::bicubic}},
     };
     for (const Table& table : tables)
-        for (InterpolationKind interpolation : table.interpolations)
-            for (int K = 1; K <= 6; ++K)
-                for (int N : table.Ns) {
-                    if (N < K + 1) continue;
-                    const SchemeSettings s = settings(K, N, table.L, table.R, table.T, interpolation);
-                    const StabilityEstimate e = estimate_stability(s, table.dimension);
-                    BOOST_CHECK_MESSAGE(e.growth_over_run <= stability_warning_growth,
-                                        table.dimension << "D " << to_string(interpolation) << " K = " << K << ", N = "
-                                                        << N << ", T = " << table.T << ": " << describe(e, s));
-                }
+        for (const std::string& problem : table.problems)
+            for (InterpolationKind interpolation : table.interpolations)
+                for (int K = 1; K <= 6; ++K)
+                    for (int N : table.Ns) {
+                        if (N < K + 1) continue;
+                        SchemeSettings s = settings(K, N, table.L, table.R, table.T, interpolation);
+                        const ProblemInfo& info = find_problem(problem);
+                        s.driver_z_gradient = info.driver_z_gradient(s.T, {});
+                        const StabilityEstimate e = estimate_stability(s, info.dimension);
+                        BOOST_CHECK_MESSAGE(e.growth_over_run <= stability_warning_growth,
+                                            problem << " " << to_string(interpolation) << " K = " << K << ", N = " << N
+                                                    << ", T = " << table.T << ": " << describe(e, s));
+                    }
+}
+
+BOOST_AUTO_TEST_CASE(a_large_driver_z_gradient_blows_up_as_it_predicts) {
+    BOOST_TEST_MESSAGE("ex5 K = 2, N = 16 on serial, where df/dz = -lambda grows as |rho| -> 1: with rho = 0.999 (|df/dz| "
+                       "sqrt(dt) = 0.19) the analysis finds growth under 1e3 over the run and the y_0 error is below 1e-3; "
+                       "with rho = 0.999999 (5.9) growth above 1e8, and the y_0 error exceeds 1 (or the solve stops on a "
+                       "non-finite value)");
+    for (const double rho : {0.999, 0.999999}) {
+        SchemeSettings s = settings(2, 16, 8, 8.0);
+        s.problem_parameters["rho"] = rho;
+        s.driver_z_gradient = find_problem("ex5").driver_z_gradient(s.T, s.problem_parameters);
+        s.allow_unstable = true;
+        const StabilityEstimate e = estimate_stability(s, 2);
+        const bool unstable = rho > 0.9999;
+        BOOST_CHECK_MESSAGE(unstable ? e.growth_over_run > stability_error_growth
+                                     : e.growth_over_run <= stability_warning_growth,
+                            "rho = " << rho << ": " << describe(e, s));
+        double y_error = INFINITY;
+        try {
+            y_error = backend_ops(Backend::serial).solve("ex5", s).y0_error();
+        } catch (const NumericalError& failure) {
+            BOOST_TEST_MESSAGE("rho = " << rho << ": " << failure.what());
+        }
+        BOOST_CHECK_MESSAGE(unstable ? !(y_error <= 1.0) : y_error < 1e-3,
+                            "rho = " << rho << ": y_0 error " << scientific(y_error));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(what_it_calls_unstable_blows_up) {
@@ -154,8 +190,9 @@ BOOST_AUTO_TEST_CASE(what_it_calls_unstable_blows_up) {
 }
 
 BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
-    BOOST_TEST_MESSAGE("bsde solve with settings the analysis finds unstable (ex1 K = 6, N = 512, L = 8, R = 1) exits 2 with "
-                       "one line naming the growth and --allow-unstable; with --allow-unstable it runs, warns on stderr "
+    BOOST_TEST_MESSAGE("bsde solve with settings the analysis finds unstable (ex1 K = 6, N = 512, L = 8, R = 1; ex5 K = 2, "
+                       "N = 16 with rho = 0.999999999, where df/dz = -lambda is about 745) exits 2 with "
+                       "one line naming the growth and --allow-unstable (and for ex5 the driver's z term); with --allow-unstable it runs, warns on stderr "
                        "and prints the stability line; a stable run prints its line and no warning");
     const std::vector<std::string> unstable{"solve", "--problem", "ex1", "--K",  "6",         "--N",
                                             "512",   "--L",       "8",   "--R",  "1",         "--backend",
@@ -174,6 +211,13 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
         BOOST_CHECK_MESSAGE(ran.out.find("stability grid modes of about") != std::string::npos &&
                                 ran.out.find("UNSTABLE (warning on stderr)") != std::string::npos,
                             joined(allowed) << ": " << ran.out);
+    const std::vector<std::string> driven{"solve", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999",
+                                          "--backend", "serial"};
+    const CliResult driven_refused = run(driven);
+    BOOST_CHECK_MESSAGE(driven_refused.code == 2 &&
+                            one_line(driven_refused.err, "bsde: error: --K 2, --N 16, --L 8: the scheme is unstable") &&
+                            driven_refused.err.find("the driver's z term makes it so") != std::string::npos,
+                        joined(driven) << ": exit " << driven_refused.code << ", stderr " << shown(driven_refused.err));
     const std::vector<std::string> stable{"solve", "--problem", "ex1", "--K", "3", "--N", "16", "--backend", "serial"};
     const CliResult fine = run(stable);
     BOOST_CHECK_MESSAGE(fine.code == 0 && fine.err.empty() &&
