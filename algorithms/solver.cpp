@@ -84,8 +84,6 @@ void validate(const SchemeSettings& s, int dimension) {
     require(s.startup_substeps >= 0 && s.startup_substeps <= max_startup_substeps,
             "--startup-substeps " + std::to_string(s.startup_substeps) + ": must be in [0, " +
                 std::to_string(max_startup_substeps) + "] (0 = automatic)");
-    for (const auto& [name, value] : s.problem_parameters)
-        require(std::isfinite(value), "--" + name + " " + format_number(value) + ": must be a finite number");
 
     // The start-up's fine steps, N S, are counted in 32-bit integers.
     if (s.startup == Startup::multistep && s.K() > 1) {

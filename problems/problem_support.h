@@ -1,6 +1,7 @@
 // Shared helpers for problem headers: host-only parameter handling.
 #pragma once
 #include <array>
+#include <cmath>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -38,7 +39,7 @@ std::vector<ParameterInfo> declared_parameters() {
         return {};
 }
 
-// Rejects parameters the problem does not declare, naming the ones it does.
+// Rejects parameters the problem does not declare, naming the ones it does, and values that are not finite.
 template <class Problem>
 void check_parameter_names(const ProblemParameters& given) {
     const std::vector<ParameterInfo> parameters = declared_parameters<Problem>();
@@ -51,6 +52,8 @@ void check_parameter_names(const ProblemParameters& given) {
         if (!found)
             throw InputError("--" + entry.first + ": not a parameter of problem " + Problem::name +
                              (declared.empty() ? " (it takes none)" : " (its parameters: " + declared + ")"));
+        if (!std::isfinite(entry.second))
+            throw InputError("--" + entry.first + " " + format_number(entry.second) + ": must be a finite number");
     }
 }
 

@@ -436,6 +436,9 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (take(vm, "smoothing", name)) s.smoothing = parse_smoothing(name);
     for (const ParameterUse& use : problem_parameter_uses())
         if (vm.count(use.name)) s.problem_parameters[use.name] = vm[use.name].as<double>();
+    // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
+    // the stability analysis of validate()
+    s.driver_z_gradient = problem.driver_z_gradient(s.T, s.problem_parameters);
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
     if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
     if (take(vm, "spline-solve", name)) s.spline_solve = parse_spline_solve(name);
@@ -463,8 +466,6 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         take(vm, "repeats", invocation.repeats);
         validate_study(invocation);
     }
-    // the problem's parameters checked before any solve (a study's --out is not yet created)
-    s.driver_z_gradient = problem.driver_z_gradient(s.T, s.problem_parameters);
     validate(s, problem.dimension);
     return invocation;
 }
