@@ -64,6 +64,17 @@ double rule_on_mode(const SchemeSettings& s, double theta, int j) {
     return expectation(CubicSplineEvaluator{locator});
 }
 
+// The error of a serial solve (its result's y0_error or z0_error), or infinity where it stopped on a non-finite
+// value (the NumericalError is shown).
+double serial_solve_error(const std::string& problem, const SchemeSettings& s, double (SolveResult::*error)() const) {
+    try {
+        return (backend_ops(Backend::serial).solve(problem, s).*error)();
+    } catch (const NumericalError& failure) {
+        BOOST_TEST_MESSAGE(problem << ": " << failure.what());
+        return INFINITY;
+    }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(stability)
@@ -156,12 +167,7 @@ BOOST_AUTO_TEST_CASE(a_large_driver_z_gradient_blows_up_as_it_predicts) {
         BOOST_CHECK_MESSAGE(unstable ? e.growth_over_run > stability_error_growth
                                      : e.growth_over_run <= stability_warning_growth,
                             "rho = " << rho << ": " << describe(e, s));
-        double y_error = INFINITY;
-        try {
-            y_error = backend_ops(Backend::serial).solve("ex5", s).y0_error();
-        } catch (const NumericalError& failure) {
-            BOOST_TEST_MESSAGE("rho = " << rho << ": " << failure.what());
-        }
+        const double y_error = serial_solve_error("ex5", s, &SolveResult::y0_error);
         BOOST_CHECK_MESSAGE(unstable ? !(y_error <= 1.0) : y_error < 1e-3,
                             "rho = " << rho << ": y_0 error " << scientific(y_error));
     }
@@ -178,12 +184,7 @@ BOOST_AUTO_TEST_CASE(what_it_calls_unstable_blows_up) {
         const bool unstable = L == 8;
         BOOST_CHECK_MESSAGE(unstable ? e.growth_over_run > 1e20 : e.growth_per_step <= 1.0,
                             "L = " << L << ": " << describe(e, s));
-        double z_error = INFINITY;
-        try {
-            z_error = backend_ops(Backend::serial).solve("ex1", s).z0_error();
-        } catch (const NumericalError& failure) {
-            BOOST_TEST_MESSAGE("L = " << L << ": " << failure.what());
-        }
+        const double z_error = serial_solve_error("ex1", s, &SolveResult::z0_error);
         BOOST_CHECK_MESSAGE(unstable ? !(z_error <= 1.0) : z_error < 1e-6,
                             "L = " << L << ": z_0 error " << scientific(z_error));
     }
