@@ -116,6 +116,9 @@ void validate(const SchemeSettings& s, int dimension) {
                                  " values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R");
 
     // The fully discrete scheme's stability on this grid (stability.h).
+    require(std::isfinite(s.driver_z_gradient[0]) && std::isfinite(s.driver_z_gradient[1]),
+            "the problem's parameters make its driver's gradient in z, df/dz = (" + format_number(s.driver_z_gradient[0]) +
+                ", " + format_number(s.driver_z_gradient[1]) + "), infinite");
     if (!s.allow_unstable) {
         const StabilityEstimate stability = estimate_stability(s, dimension);
         require(stability.growth_over_run <= stability_error_growth,

@@ -1,6 +1,7 @@
 #include "stability.h"
 
 #include <algorithm>
+#include <climits>
 #include <array>
 #include <cmath>
 #include <complex>
@@ -20,7 +21,8 @@ namespace {
 using Complex = std::complex<double>;
 constexpr double pi = 3.14159265358979323846;
 
-// Modes sampled along one axis: theta = pi k / modes_1d (1D), pi k / modes_2d per axis (2D), k = 0..modes.
+// Modes sampled: theta = pi k / modes_1d, k = 1..modes_1d (1D); pi k / modes_2d per axis, k = 0..modes_2d along
+// axis 1 and -modes_2d..modes_2d along axis 2 (2D).
 constexpr int modes_1d = 1024;
 constexpr int modes_2d = 64;
 
@@ -175,6 +177,7 @@ private:
         };
         const bool has_driver_term = std::any_of(driver.begin(), driver.end(), [](Complex c) { return c != 0.0; });
         double z_growth = z_root(driver);
+        if (std::isnan(z_growth)) z_growth = INFINITY;  // a driver term too large for the roots: unbounded growth
         if (dimension_ == 2 && has_driver_term) z_growth = std::max(z_growth, z_root(std::vector<Complex>(K_)));
         const double y_growth = std::pow(std::abs(r[Ky_ - 1]), 1.0 / Ky_);
         z = z_growth >= y_growth;
@@ -219,14 +222,26 @@ std::string describe(const StabilityEstimate& e, const SchemeSettings& settings)
 }
 
 int stable_N_above(const SchemeSettings& settings, int dimension) {
-    const auto stable = [&](int N) {
+    const auto with_N = [&](long long N) {
         SchemeSettings s = settings;
-        s.N = N;
-        return estimate_stability(s, dimension).growth_over_run <= stability_warning_growth;
+        s.N = static_cast<int>(N);
+        s.allow_unstable = true;  // validate() then checks the grid alone
+        return s;
+    };
+    const auto sweep_takes = [&](long long N) {
+        try {
+            validate(with_N(N), dimension);
+            return true;
+        } catch (const InputError&) {  // a grid or a start-up too large for the sweep's indices
+            return false;
+        }
+    };
+    const auto stable = [&](long long N) {
+        return estimate_stability(with_N(N), dimension).growth_over_run <= stability_warning_growth;
     };
     long long unstable = settings.N, found = 0;
-    for (long long N = 2LL * settings.N; N <= max_steps_searched; N *= 2)
-        if (stable(static_cast<int>(N))) {
+    for (long long N = 2LL * settings.N; N <= INT_MAX && sweep_takes(N); N *= 2)
+        if (stable(N)) {
             found = N;
             break;
         } else {
@@ -252,9 +267,9 @@ std::string stability_remedy(const SchemeSettings& settings, int dimension) {
                (dimension == 1 ? format_number(c[0], "%.4g")
                                : "(" + format_number(c[0], "%.4g") + ", " + format_number(c[1], "%.4g") + ")") +
                ", |df/dz| sqrt(dt) = " + format_number(size * std::sqrt(dt), "%.3g") + "); " +
-               (N > 0 ? "--N " + std::to_string(N) + " keeps their growth under 1e3"
-                      : "no --N up to " + std::to_string(max_steps_searched) + " keeps their growth under 1e3") +
-               ", as may the problem's parameters with a smaller |df/dz| (README, Stability)";
+               (N > 0 ? "--N " + std::to_string(N) + " keeps their growth under 1e3, as may"
+                      : "no --N whose grid the sweep can take keeps their growth under 1e3, but may") +
+               " the problem's parameters with a smaller |df/dz| (README, Stability)";
     }
     const int L = smallest_stable_L(settings, dimension);
     return (L > 0 ? "--L " + std::to_string(L) +

@@ -1,7 +1,7 @@
 // Von Neumann stability of the fully discrete scheme (README, "Stability"). The semidiscrete multistep scheme is
 // stable for every K (the paper, after Teng et al.), but the scheme we run replaces each conditional expectation by
 // the Gauss-Hermite rule applied to the interpolant of the stored layer. For a grid mode v_i = e^(i theta i) (theta
-// in radians per grid step, 0 < theta <= pi; in 2D a mode per axis) the interpolant at w_i + delta is
+// in radians per grid step, |theta| <= pi; in 2D a mode per axis) the interpolant at w_i + delta is
 // e^(i theta i) phi(theta, delta), with
 //   phi = e^(i theta c) [v0 + v1 e^(i theta) + D(theta) (d0 + d1 e^(i theta))],  c = floor(delta / dx),
 // (v0, v1, d0, d1) the cell's weights at t = delta / dx - c (cubic_spline.h, cubic_hermite.h) and D the factor that
@@ -69,15 +69,14 @@ int smallest_stable_L(const SchemeSettings& settings, int dimension);
 std::string describe(const StabilityEstimate& estimate, const SchemeSettings& settings);
 
 // An N above settings.N (to within 1.6 % of the smallest, by doubling and bisection; the growth need not fall
-// monotonically with N) whose growth over the run is at most stability_warning_growth, 0 if none up to
-// max_steps_searched.
-constexpr int max_steps_searched = 1 << 24;
+// monotonically with N) whose growth over the run is at most stability_warning_growth, 0 if none among the N whose
+// grid and start-up the sweep can take (validate()).
 int stable_N_above(const SchemeSettings& settings, int dimension);
 
 // What keeps the grid modes' growth under stability_warning_growth: "--L 48 (the smallest above it) keeps their
 // growth under 1e3, as may a lower --K or --N (README, Stability)"; where the driver's z term alone makes the growth
 // (the scheme without it grows by at most 1e3), a larger N: "the driver's z term makes it so (df/dz = ..., |df/dz|
-// sqrt(dt) = 186); --N 468992 keeps their growth under 1e3, as may the problem's parameters with a smaller |df/dz|".
+// sqrt(dt) = 1.86); --N 50 keeps their growth under 1e3, as may the problem's parameters with a smaller |df/dz|".
 std::string stability_remedy(const SchemeSettings& settings, int dimension);
 
 // A warning for a run whose growth is above stability_warning_growth (empty otherwise); the second form makes the

@@ -37,6 +37,7 @@ BenchCase parse_case(const std::string& item) {
         std::smatch m;
         const bool matched = std::regex_match(head, m, preset) && (problem = problem_named(m[1].str())) != nullptr &&
                              to_int(m[2].str(), K) && to_int(m[3].str(), N);
+        if (matched) check_multistep_order(where + "K", K);
         if (!matched) {
             std::string known;
             for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;

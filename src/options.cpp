@@ -284,7 +284,8 @@ std::string help_text() {
             "  coefficients   print the multistep weights gamma^K_{K,j} and gamma^1_{K,j} for K = 1..--K\n"
             "                 (it takes --K only)\n"
             "  grid           print the space grid M, dx, the time step dt and the stability of its modes\n"
-            "                 (it takes --problem --K --Ky --Kz --N --T --R --L --grid-order --interp)\n"
+            "                 (it takes --problem --K --Ky --Kz --N --T --R --L --grid-order --interp and the\n"
+            "                 problem's parameters)\n"
             "  problems       list the problems (no options)\n\n"
          << command_line_options() << "\n"
          << shared_options() << "\n"
@@ -369,12 +370,18 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     const auto taken = options_taken.find(invocation.command);
     if (taken != options_taken.end()) {
         const std::vector<std::string>& names = taken->second;
+        const bool grid = invocation.command == "grid";  // the problem's parameters move its stability (driver's z term)
+        const auto is_parameter = [](const std::string& name) {
+            const std::vector<ParameterUse>& uses = problem_parameter_uses();
+            return std::any_of(uses.begin(), uses.end(), [&](const ParameterUse& use) { return use.name == name; });
+        };
         for (const auto& given : vm)
-            if (given.first != "config" && std::find(names.begin(), names.end(), given.first) == names.end()) {
+            if (given.first != "config" && std::find(names.begin(), names.end(), given.first) == names.end() &&
+                !(grid && is_parameter(given.first))) {
                 std::string list;
                 for (const std::string& name : names) list += (list.empty() ? "--" : ", --") + name;
                 throw InputError("--" + given.first + ": not for bsde " + invocation.command + ", which takes " +
-                                 (list.empty() ? "no options" : list));
+                                 (list.empty() ? "no options" : list) + (grid ? " and the problem's parameters" : ""));
             }
         if (invocation.command == "problems") return invocation;
     }

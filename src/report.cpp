@@ -207,7 +207,7 @@ AtomicOutputFile::~AtomicOutputFile() {
 
 OutputFolder::OutputFolder(const std::string& path) : path_(path) {
     std::error_code error;
-    for (std::filesystem::path p = std::filesystem::absolute(path, error).lexically_normal();
+    for (std::filesystem::path p = std::filesystem::weakly_canonical(path, error);
          !error && !p.empty() && !std::filesystem::exists(p, error); p = p.parent_path()) {
         if (p.has_filename()) created_.push_back(p);
         if (p == p.parent_path()) break;

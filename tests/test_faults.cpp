@@ -101,6 +101,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--problem", "bs-call", "--S0", "0.0001"}, 2, "kink at w = 69.0280527898214 lies outside [-R/2, R/2] = [-8, 8]"},
         {{"solve", "--problem", "ex5", "--rho", "1", "--backend", "serial"}, 2, "--rho 1: must lie in (-1, 1)"},
         {{"solve", "--problem", "ex1", "--S1", "100", "--backend", "serial"}, 2, "--S1: not a parameter of problem"},
+        {{"solve", "--problem", "ex5", "--K", "2", "--N", "8", "--sigma2", "1e-320", "--backend", "serial"}, 2,
+         "the problem's parameters make its driver's gradient in z, df/dz = (-0.2, -inf), infinite"},
         {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
         // grids too large for the sweep's indices, or too small for a spline
         {{"grid", "--N", "2000000000"}, 2, "--N 2000000000 with 44722 start-up substeps per step"},
@@ -125,7 +127,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--problem", "ex4", "--spline-solve", "foo"}, 2, "--spline-solve 'foo': allowed values are auto"},
         // options a command that solves nothing does not take
         {{"grid", "--output", "x.csv"}, 2,
-         "--output: not for bsde grid, which takes --problem, --K, --Ky, --Kz, --N, --T, --R, --L, --grid-order, --interp"},
+         "--output: not for bsde grid, which takes --problem, --K, --Ky, --Kz, --N, --T, --R, --L, --grid-order, --interp "
+         "and the problem's parameters"},
         {{"grid", "--picard", "5"}, 2, "--picard: not for bsde grid"},
         {{"grid", "--allow-unstable"}, 2, "--allow-unstable: not for bsde grid"},
         {{"coefficients", "--backend", "omp"}, 2, "--backend: not for bsde coefficients, which takes --K"},

@@ -217,8 +217,16 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
     const CliResult driven_refused = run(driven);
     BOOST_CHECK_MESSAGE(driven_refused.code == 2 &&
                             one_line(driven_refused.err, "bsde: error: --K 2, --N 16, --L 8: the scheme is unstable") &&
-                            driven_refused.err.find("the driver's z term makes it so") != std::string::npos,
+                            driven_refused.err.find("the driver's z term makes it so") != std::string::npos &&
+                            driven_refused.err.find("no --N whose grid the sweep can take keeps their growth") !=
+                                std::string::npos,
                         joined(driven) << ": exit " << driven_refused.code << ", stderr " << shown(driven_refused.err));
+    const std::vector<std::string> driven_grid{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.99999"};
+    const CliResult grid = run(driven_grid);
+    BOOST_CHECK_MESSAGE(grid.code == 0 && grid.out.find("UNSTABLE: bsde solve warns of these settings; the driver's z "
+                                                        "term makes it so") != std::string::npos &&
+                            grid.out.find("--N 50 keeps their growth under 1e3") != std::string::npos,
+                        joined(driven_grid) << ": exit " << grid.code << ", " << grid.out);
     const std::vector<std::string> stable{"solve", "--problem", "ex1", "--K", "3", "--N", "16", "--backend", "serial"};
     const CliResult fine = run(stable);
     BOOST_CHECK_MESSAGE(fine.code == 0 && fine.err.empty() &&
