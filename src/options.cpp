@@ -255,9 +255,17 @@ std::string with_config_line(const std::string& message, const ConfigOrigin& ori
     return origin.line_of(name) + message;
 }
 
-// A value that the option table takes as text, parsed as its option does: the name of a problem, a method or
-// backends, or an integer list (one integer unless lists are allowed). Throws InputError.
-void parse_text_value(const std::string& key, const std::string& value, bool lists_allowed) {
+// A value of the file that the command line overrides, checked by itself: the name of a problem, a method or
+// backends, or an integer list (one integer unless lists are allowed), parsed as its option does; a number that
+// must be finite (Boost's type check takes nan and inf). Throws InputError.
+void check_overridden_value(const std::string& key, const std::string& value, bool lists_allowed) {
+    const std::vector<ParameterUse>& parameters = problem_parameter_uses();
+    const bool finite_number = key == "T" || key == "R" || key == "picard-tol" || key == "max-seconds" ||
+                               std::any_of(parameters.begin(), parameters.end(),
+                                           [&](const ParameterUse& use) { return use.name == key; });
+    double number = 0;
+    if (finite_number && !to_finite_double(value, number))
+        throw InputError("--" + key + " " + value + ": must be a finite number");
     if (key == "problem") find_problem(value);
     if (key == "K" || key == "N") parse_int_list("--" + key, value, lists_allowed);
     if (key == "startup") parse_startup(value);
@@ -349,11 +357,11 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         for (const auto& given : vm) origin.command_line.insert(given.first);
         read_config_file(vm["config"].as<std::string>(), shared, vm, origin);
         // The file's values that the command line overrides are checked all the same: Boost checks the numbers'
-        // type as it reads them, and here the names and lists are parsed, each by itself.
+        // type as it reads them, and here the names, lists and finite numbers, each by itself.
         for (const auto& [key, value] : origin.values) {
             if (!origin.command_line.count(key)) continue;
             try {
-                parse_text_value(key, value, invocation.command == "study");
+                check_overridden_value(key, value, invocation.command == "study");
             } catch (const InputError& e) {
                 throw InputError(origin.line_of(key) + e.what());
             }

@@ -190,6 +190,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
          "hidden_name.ini' line 1: --problem 'nosuch': no such problem"},
         {{"solve", "--startup", "exact", "--config", ini("hidden_method.ini", "startup = bogus\n")}, 2,
          "hidden_method.ini' line 1: --startup 'bogus'"},
+        {{"solve", "--problem", "ex3", "--sigma", "0.2", "--config", ini("hidden_number.ini", "sigma = nan\n")}, 2,
+         "hidden_number.ini' line 1: --sigma nan: must be a finite number"},
     };
     BOOST_CHECK_GE(rows.size(), 30u);
     for (const BadInput& row : rows) check_bad_input(row);
