@@ -250,7 +250,7 @@ int stable_N_above(const SchemeSettings& settings, int dimension) {
     if (found == 0) return 0;
     while (found - unstable > std::max(1LL, found / 64)) {  // to within 1.6 %
         const long long middle = (unstable + found) / 2;
-        (stable(static_cast<int>(middle)) ? found : unstable) = middle;
+        (stable(middle) ? found : unstable) = middle;
     }
     return static_cast<int>(found);
 }

@@ -37,13 +37,13 @@ BenchCase parse_case(const std::string& item) {
         std::smatch m;
         const bool matched = std::regex_match(head, m, preset) && (problem = problem_named(m[1].str())) != nullptr &&
                              to_int(m[2].str(), K) && to_int(m[3].str(), N);
-        if (matched) check_multistep_order(where + "K", K);
         if (!matched) {
             std::string known;
             for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
             throw InputError(where + "'" + head + "' is neither a problem (" + known +
                              ") nor PROBLEM-kK-nN such as ex2-k6-n1024");
         }
+        check_multistep_order(where + "K", K);
     }
     BenchCase c;
     c.name = item;

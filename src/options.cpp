@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <typeinfo>
 
 #include <boost/program_options.hpp>
 
@@ -257,14 +258,10 @@ std::string with_config_line(const std::string& message, const ConfigOrigin& ori
 
 // A value of the file that the command line overrides, checked by itself: the name of a problem, a method or
 // backends, or an integer list (one integer unless lists are allowed), parsed as its option does; a number that
-// must be finite (Boost's type check takes nan and inf). Throws InputError.
-void check_overridden_value(const std::string& key, const std::string& value, bool lists_allowed) {
-    const std::vector<ParameterUse>& parameters = problem_parameter_uses();
-    const bool finite_number = key == "T" || key == "R" || key == "picard-tol" || key == "max-seconds" ||
-                               std::any_of(parameters.begin(), parameters.end(),
-                                           [&](const ParameterUse& use) { return use.name == key; });
+// must be finite where the option takes a real number (Boost's type check takes nan and inf). Throws InputError.
+void check_overridden_value(const std::string& key, const std::string& value, bool real_number, bool lists_allowed) {
     double number = 0;
-    if (finite_number && !to_finite_double(value, number))
+    if (real_number && !to_finite_double(value, number))
         throw InputError("--" + key + " " + value + ": must be a finite number");
     if (key == "problem") find_problem(value);
     if (key == "K" || key == "N") parse_int_list("--" + key, value, lists_allowed);
@@ -361,7 +358,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         for (const auto& [key, value] : origin.values) {
             if (!origin.command_line.count(key)) continue;
             try {
-                check_overridden_value(key, value, invocation.command == "study");
+                const bool real_number = vm[key].value().type() == typeid(double);  // as the command line gave it
+                check_overridden_value(key, value, real_number, invocation.command == "study");
             } catch (const InputError& e) {
                 throw InputError(origin.line_of(key) + e.what());
             }
