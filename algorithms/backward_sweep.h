@@ -25,6 +25,7 @@
 #include "interpolation.h"
 #include "multistep_weights.h"
 #include "raw_pointer.h"
+#include "separable_pass.h"
 #include "solver.h"
 #include "sweep_functors.h"
 
@@ -84,6 +85,8 @@ public:
         }
         gamma_y_.assign(gy.begin(), gy.end());
         gamma_z_.assign(g1.begin(), g1.end());
+        host_gamma_y_ = gy;
+        host_gamma_z_ = g1;
         choose_stage();
         // An allocation that fails although check_memory passed (other processes, fragmentation) is reported
         // with the amount. Test hook (README, "Errors and exit codes"): BSDE_TEST_FAIL_ALLOCATION=1 makes it
@@ -95,6 +98,7 @@ public:
             point_status_.resize(static_cast<std::size_t>(status_depth()) * points_);
             ring_.resize(ring_doubles());
             if (substeps_ > 0) fine_ring_.resize(ring_.size());
+            if (separable()) separable_.resize(SeparableWorkspace::doubles(space_.M));
         } catch (const std::bad_alloc& e) {  // Thrust's failed device allocations throw a std::bad_alloc too
             throw DeviceError("allocating " + mebibytes(needed_bytes) + " MiB for the solver's arrays failed (" +
                               e.what() + "; N = " + std::to_string(s_.N) + ", M = " + std::to_string(space_.M) +
@@ -107,6 +111,7 @@ public:
         context_.clear_marks();
         phase_spans_.clear();
         staged_axis_sums_ = 0.0;
+        separable_layers_ = 0;
         const LayerRingView ring = ring_view(ring_);
         set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
         if (s_.startup == Startup::exact) {
@@ -156,7 +161,8 @@ private:
                              : s_.startup_substeps > 0            ? s_.startup_substeps
                                                                   : std::ceil(1.0 / std::sqrt(s_.T / N));
             const double ring_values = (K_ + 1.0) * functions() * points * (1.0 + data_per_point);
-            return Estimate{sizeof(double) * ring_values * (S > 0 ? 2.0 : 1.0) +
+            const double separable_values = separable() ? double(SeparableWorkspace::doubles(M)) : 0.0;
+            return Estimate{sizeof(double) * (ring_values * (S > 0 ? 2.0 : 1.0) + separable_values) +
                                 sizeof(StepStatus) * points * status_depth() +
                                 sizeof(StepStatus) * ((K_ - 1.0) * S + (N - K_ + 1.0)),
                             fitter_per_point * points, ring_values};
@@ -245,12 +251,17 @@ private:
         const int pass_start = phase_mark();
         // the steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
         constexpr bool kinked = has_terminal_kink<Problem>::value;
-        if (coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer)
+        const bool reads_kinked = coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer;
+        if (reads_kinked) {
             pass_of_points<kinked>(ring, n, coefficients, dt, t_n);
-        else
+        } else if (separable()) {
+            separable_pass(ring, n, coefficients, dt, t_n);
+            separable_layers_ += std::max(ky, kz);
+        } else {
             pass_of_points<false>(ring, n, coefficients, dt, t_n);
+        }
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
-        if (stage_.stride > 0)
+        if (stage_.stride > 0 && (reads_kinked || !separable()))
             for (int j = 1; j <= std::max(ky, kz); ++j)
                 if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
         step_times_.push_back(t_n);
@@ -289,13 +300,52 @@ private:
     template <class Update>
     void pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt, double t_n) {
         const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
-        StepStatus* point_status = raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
         constexpr int per_call = Update::points_per_call;
         context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
             (order.visits() + per_call - 1) / per_call,
             VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                                  s_.picard_iterations, s_.picard_tolerance, point_status}},
+                                                  s_.picard_iterations, s_.picard_tolerance, step_point_status()}},
             2 * stage_.buffer);
+    }
+
+    // This step's grid point statuses (status_depth()).
+    StepStatus* step_point_status() {
+        return raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
+    }
+
+    // Whether the steps that do not read a kinked terminal layer run the separable pass (separable_pass.h): a 2D
+    // problem with an affine driver and an interpolation of the staged form (the tensor spline), unless the
+    // settings ask for the fused pass.
+    static constexpr bool separable_possible =
+        d == 2 && has_affine_driver<Problem>::value && stages_rows<Evaluator>::value;
+    bool separable() const { return separable_possible && s_.separable_pass; }
+
+    // The separable pass of layer n: for each stored layer, from the oldest (n + K) to the newest (n + 1, whose
+    // fit the work before writes), its axis-1 sums over the grid's rows and ghosted columns, then its axis-2 sums
+    // at the grid points, which add the layer's part to the points' sums; the newest's solve the points.
+    void separable_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
+                        double t_n) {
+        if constexpr (separable_possible) {
+            const int ky = coefficients.ky, kz = coefficients.kz, K = std::max(ky, kz);
+            const double* gamma_y = host_gamma_y_.data() + ky * (K_ + 1);
+            const double* gamma_z = host_gamma_z_.data() + kz * (K_ + 1);
+            const SeparableWorkspace work{raw(separable_), space_.M};
+            const Evaluator evaluator = fitter_.evaluator();
+            const PointSolver<Problem> solve{problem_,          ring, grid_, n, t_n, ky * dt * gamma_y[0],
+                                             s_.picard_iterations, s_.picard_tolerance, step_point_status()};
+            for (int j = K; j >= 1; --j) {
+                const Node* nodes = coefficients.smooth_rule.table + (j - 1) * s_.L;
+                const SeparableLayerTerms terms =
+                    SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problem_, t_n + j * dt));
+                thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                                 thrust::counting_iterator<int>(static_cast<int>(work.staged_size())),
+                                 SeparableAxis1Sums<Evaluator>{evaluator, ring.layer(n + j), nodes, s_.L, terms, work});
+                thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                                 thrust::counting_iterator<int>(points_),
+                                 SeparableAxis2Sums<Problem, Evaluator>{evaluator, nodes, s_.L, terms, work, j == K,
+                                                                        j == 1, gamma_z[0], solve});
+            }
+        }
     }
 
     // Whether the 2D pass runs by sum factorisation (expectation_rules.h, GaussHermiteOnGrid): where the
@@ -456,6 +506,7 @@ private:
         result.picard_unconverged_steps = picard_unconverged_steps_;
         if (picard_unconverged_steps_ > 0) result.picard_warning = picard_not_converged(picard_first_unconverged_);
         result.staged_axis_sums = staged_axis_sums_;
+        result.separable_layers = separable_layers_;
         result.storage_bytes = storage_bytes();
         result.device_bytes_measured = context_.device_bytes_in_use();
         result.has_exact = Problem::has_exact_solution;
@@ -513,7 +564,7 @@ private:
     void collect_state(SolveResult&, std::false_type) {}
 
     double storage_bytes() const {
-        return sizeof(double) * (ring_.size() + fine_ring_.size() + nodes_.size() + weights_.size() + gamma_y_.size() +
+        return sizeof(double) * (ring_.size() + fine_ring_.size() + separable_.size() + nodes_.size() + weights_.size() + gamma_y_.size() +
                                  gamma_z_.size()) +
                sizeof(Node) * node_table_.size() + sizeof(StepStatus) * (point_status_.size() + status_.size()) +
                fitter_.storage_bytes();
@@ -581,12 +632,15 @@ private:
     GridPoints<d> grid_;
     Fitter fitter_;
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
+    Vector separable_;  // the separable pass's workspace (SeparableWorkspace), where it runs
     std::vector<double> host_nodes_, host_weights_;  // a_l, omega_l / sqrt(pi)
+    std::vector<double> host_gamma_y_, host_gamma_z_;  // gamma_y_, gamma_z_ on the host
     typename Context::template vector<Node> node_table_;
     double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
     StageLayout stage_{0, 0};                    // the staged 2D pass's (choose_stage); stride 0: none
     std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
     double staged_axis_sums_ = 0.0;              // over the solve (SolveResult::staged_axis_sums)
+    int separable_layers_ = 0;                   // over the solve (SolveResult::separable_layers)
     typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points
     typename Context::template vector<StepStatus> status_;         // per step
     std::vector<StepStatus> host_status_;

@@ -69,6 +69,10 @@ struct SchemeSettings {
     // not on the command line): 0 = chosen to fill the device (BackwardSweep::points_per_call), else 1 to
     // max_points_per_call. Every choice gives the same results, operation for operation; other passes take one.
     int points_per_call = 0;
+    // Whether the 2D steps that read no kinked layer take their expectations by the separable pass where it applies
+    // (separable_pass.h: an affine driver and the tensor spline); false: the fused pass everywhere. The two give
+    // the same results to rounding (a verification and benchmark setting: bsde bench's key separable).
+    bool separable_pass = true;
 
     int K() const { return Ky > Kz ? Ky : Kz; }
 };
@@ -130,6 +134,10 @@ struct SolveResult {
     // The staged 2D pass (sum factorisation: cuda with the tensor spline; expectation_rules.h): the axis-1 sums
     // of 4 coefficients its blocks staged, over the solve (bsde bench's operation count); 0 where it did not stage.
     double staged_axis_sums = 0;
+    // The layers the steps read by the separable pass (2D, an affine driver; separable_pass.h), summed over the
+    // steps: each is (M+1) (M+3) axis-1 points and (M+1)^2 axis-2 points of L nodes instead of (M+1)^2 L^2 node
+    // evaluations (bsde bench's operation count).
+    int separable_layers = 0;
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
     SweepPhaseSeconds phase_seconds;  // per phase where settings.time_phases (else 0); the rest of sweep_seconds:

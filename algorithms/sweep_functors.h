@@ -119,6 +119,24 @@ struct CombineStepStatus {
     }
 };
 
+// y^n at grid point i of layer n by Picard from its explicit part and z^n,
+//   y <- explicit_y + implicit_step f(t_n, w_i, y, z^n),   implicit_step = ky dt gy_0,
+// from y^{n+1} at the same point; stores y, z and the point's status (y and z finite? Picard's last change and
+// iterations), which the sweep reduces over the grid later (BackwardSweep::reduce_statuses).
+template <class Problem>
+struct PointSolver {
+    static constexpr int d = Problem::dimension;
+    Problem problem;
+    LayerRingView ring;
+    GridPoints<d> grid;
+    int n;
+    double t_n, implicit_step;
+    int picard_iterations;
+    double picard_tolerance;
+    StepStatus* point_status;  // grid point i's at i
+    __host__ __device__ void operator()(int i, double explicit_y, const Point<d>& z) const;
+};
+
 // Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules (the smooth
 // layers' nodes with the interpolation's shifts, for an Evaluator of interpolation.h).
 template <class Evaluator>
@@ -156,6 +174,27 @@ __host__ __device__ auto driver_at(const Problem& problem, double t) {
 }
 template <class Problem>
 using DriverAtTime = decltype(driver_at(std::declval<const Problem&>(), 0.0));
+
+template <class Problem>
+__host__ __device__ void PointSolver<Problem>::operator()(int i, double explicit_y, const Point<d>& z) const {
+    const Point<d> w = grid(i);
+    const DriverAtTime<Problem> driver_n = driver_at(problem, t_n);
+    double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
+    double change = 0.0;
+    int used = 0;
+    while (used < picard_iterations) {
+        const double next = explicit_y + implicit_step * driver_n(w, y, z);
+        change = fabs(next - y);
+        y = next;
+        ++used;
+        if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
+    }
+    store_point(ring.layer(n), i, y, z);
+    bool finite = is_finite(y);
+    for (int k = 0; k < d; ++k) finite = finite && is_finite(component(z, k));
+    const bool unconverged = change > picard_tolerance * (1.0 + fabs(y));
+    point_status[i] = {change, used, finite ? INT_MAX : i, unconverged ? 1 : 0};
+}
 
 // Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point `site` over a rule's
 // increments dW (a double in 1D, a Vec2 in 2D): given as dW (add: located) or as one table node per axis
@@ -432,26 +471,9 @@ private:
             if (p >= stored_from && lanes.stores(p)) solve_point(first + p, explicit_y[p], z[p]);
     }
 
-    // y^n at grid point i by Picard from its explicit part and z^n; stores y, z and the point's status.
     __host__ __device__ void solve_point(int i, double explicit_y, const Point<d>& z) const {
-        const Point<d> w = grid(i);
-        const double step = c.ky * dt;
-        const DriverAtTime<Problem> driver_n = driver_at(problem, t_n);
-        double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
-        double change = 0.0;
-        int used = 0;
-        while (used < picard_iterations) {
-            const double next = explicit_y + step * c.gamma_y[0] * driver_n(w, y, z);
-            change = fabs(next - y);
-            y = next;
-            ++used;
-            if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
-        }
-        store_point(ring.layer(n), i, y, z);
-        bool finite = is_finite(y);
-        for (int k = 0; k < d; ++k) finite = finite && is_finite(component(z, k));
-        const bool unconverged = change > picard_tolerance * (1.0 + fabs(y));
-        point_status[i] = {change, used, finite ? INT_MAX : i, unconverged ? 1 : 0};
+        PointSolver<Problem>{problem, ring, grid, n, t_n, c.ky * dt * c.gamma_y[0], picard_iterations,
+                             picard_tolerance, point_status}(i, explicit_y, z);
     }
 };
 

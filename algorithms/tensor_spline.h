@@ -206,6 +206,11 @@ struct TensorSplineEvaluator {
             }
         }
     }
+    // The axis-1 sum G(c) = sum_a B_a(t1) d_{c1-1+a, c-1} of one function's data at ghosted column c (the separable
+    // pass, separable_pass.h).
+    __host__ __device__ double axis1_sum(const double* data, const AxisStencil& a1, int column) const {
+        return weighted_four(a1.w, data + a1.cell * (M + 3) + column, M + 3);
+    }
     // s at a point from its row's stage of one function, indexed by ghosted column (the stage's row minus the
     // window's first column).
     __host__ __device__ static double axis2_sum(const double* row, const AxisStencil& a2) {

@@ -77,10 +77,9 @@ struct black_scholes_option {
         const double S = state(T, w);
         return Payoff::sign * (S - strike) > 0.0 ? Payoff::sign * sigma * S : 0.0;
     }
-    __host__ __device__ double driver(double, double, double y, double z) const {
-        return -(r * y + (mu - r + delta) * z / sigma);
-    }
-    double driver_z_gradient() const { return -(mu - r + delta) / sigma; }  // problem_support.h
+    // f = -(r y + (mu - r + delta) z / sigma), affine (affine_driver.h)
+    __host__ __device__ AffineDriver<1> driver_at(double) const { return {0.0, -r, -(mu - r + delta) / sigma}; }
+    __host__ __device__ double driver(double t, double w, double y, double z) const { return driver_at(t)(w, y, z); }
 
     __host__ __device__ static double normal_cdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
 

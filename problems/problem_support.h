@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "../algorithms/affine_driver.h"
 #include "../algorithms/errors.h"
 #include "../algorithms/host_device.h"
 #include "../algorithms/solver.h"
@@ -67,28 +68,28 @@ double parameter_value(const ProblemParameters& given, const std::string& name) 
     throw std::logic_error(std::string(Problem::name) + ": parameter '" + name + "' is not declared");
 }
 
-// The driver's gradient in z, df/dz, for the stability analysis (stability.h): a problem whose driver is linear in z
-// declares `driver_z_gradient()` (a double in 1D, a Vec2 in 2D); one whose driver is not (ex2's z^2 e^(-t^2) / 2)
-// declares none and is analysed without its driver's z term, as one whose driver does not read z (ex1).
+// The driver's gradient in z, df/dz, for the stability analysis (stability.h): c of an affine driver (driver_at
+// returning an AffineDriver, affine_driver.h; read at t = 0: the problems' c are constant), or what a problem whose
+// driver is linear in z but not affine declares as `driver_z_gradient()` (a double in 1D, a Vec2 in 2D); a problem
+// with neither (ex2's z^2 e^(-t^2) / 2) is analysed without its driver's z term, as one whose driver does not read z
+// (ex1).
 template <class Problem, class = void>
 struct declares_driver_z_gradient : std::false_type {};
 template <class Problem>
 struct declares_driver_z_gradient<Problem, std::void_t<decltype(std::declval<const Problem&>().driver_z_gradient())>>
     : std::true_type {};
 
-// The problem's df/dz per axis (SchemeSettings::driver_z_gradient); zero where it declares none.
+// The problem's df/dz per axis (SchemeSettings::driver_z_gradient); zero where it has none.
 template <class Problem>
 std::array<double, 2> driver_z_gradient(const Problem& problem) {
     std::array<double, 2> gradient{0.0, 0.0};
-    if constexpr (declares_driver_z_gradient<Problem>::value) {
-        const auto g = problem.driver_z_gradient();
-        if constexpr (Problem::dimension == 1) {
-            gradient[0] = g;
-        } else {
-            gradient[0] = g[0];
-            gradient[1] = g[1];
-        }
-    }
+    const auto take = [&](const Point<Problem::dimension>& c) {
+        for (int k = 0; k < Problem::dimension; ++k) gradient[k] = component(c, k);
+    };
+    if constexpr (declares_driver_z_gradient<Problem>::value)
+        take(problem.driver_z_gradient());
+    else if constexpr (has_affine_driver<Problem>::value)
+        take(problem.driver_at(0.0).c);
     return gradient;
 }
 

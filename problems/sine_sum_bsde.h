@@ -38,8 +38,9 @@ struct sine_sum_bsde {
     }
     __host__ __device__ double terminal_y(Vec2 w) const { return exact_y(T, w); }
     __host__ __device__ Vec2 terminal_z(Vec2 w) const { return exact_z(T, w); }
-    __host__ __device__ double driver(double, Vec2, double y, Vec2 z) const { return y - 0.5 * (z[0] + z[1]); }
-    Vec2 driver_z_gradient() const { return Vec2{{-0.5, -0.5}}; }  // problem_support.h
+    // f = y - (z_1 + z_2) / 2, affine (affine_driver.h)
+    __host__ __device__ AffineDriver<2> driver_at(double) const { return {0.0, 1.0, Vec2{{-0.5, -0.5}}}; }
+    __host__ __device__ double driver(double t, Vec2 w, double y, Vec2 z) const { return driver_at(t)(w, y, z); }
 };
 
 }  // namespace bsde

@@ -95,9 +95,14 @@ BenchCase parse_case(const std::string& item) {
             } else if (key == "spline_solve") s.spline_solve = parse_spline_solve(value);
             else if (key == "smoothing") s.smoothing = parse_smoothing(value);
             else if (key == "startup") s.startup = parse_startup(value);
-            else
+            else if (key == "separable") {
+                dimension_only(2);
+                if (value != "on" && value != "off")
+                    throw InputError(where + "separable '" + value + "': on or off");
+                s.separable_pass = value == "on";
+            } else
                 throw InputError(where + "unknown key '" + key +
-                                 "' (keys: K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, picard)");
+                                 "' (keys: K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, picard, separable)");
         } catch (const InputError& e) {
             const std::string message = e.what();
             throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
@@ -232,6 +237,15 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps)
     return std::pow(M + 1.0, dimension) * std::pow(double(L), dimension) * double(layer_reads(K, N, substeps));
 }
 
+double separable_layer_flops(int M, int L) {
+    return (M + 1.0) * (M + 3.0) * (34.0 * L + 15.0) + (M + 1.0) * (M + 1.0) * (46.0 * L + 8.0);
+}
+
+double fused_node_evaluations(const BenchResult& r) {
+    return node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps) -
+           r.separable_layers * std::pow((r.M + 1.0) * r.L, r.dimension);
+}
+
 BenchFigures bench_figures(const BenchResult& r) {
     BenchFigures f;
     f.median = median_of(r.seconds);
@@ -250,15 +264,15 @@ BenchFigures bench_figures(const BenchResult& r) {
     }
     f.node_evaluations = node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps);
     f.node_evaluations_per_second = f.node_evaluations / f.median;
-    f.gflops = f.node_evaluations * r.cost.flops() / f.median / 1e9;
+    const double fused = fused_node_evaluations(r);
+    f.flops = fused * r.cost.flops() + r.separable_layers * separable_layer_flops(r.M, r.L);
+    f.gflops = f.flops / f.median / 1e9;
     f.pass_seconds = r.instrumented_seconds > 0 ? r.phases.expectation : nan;
-    f.pass_gflops = f.pass_seconds > 0 ? f.node_evaluations * r.cost.flops() / f.pass_seconds / 1e9 : nan;
+    f.pass_gflops = f.pass_seconds > 0 ? f.flops / f.pass_seconds / 1e9 : nan;
     // The ceilings are a GPU's (an H200's): the figures against them only for cuda.
     const bool gpu = r.backend == Backend::cuda;
     f.percent_of_ceiling = gpu ? 100.0 * f.gflops * 1e9 / fp64_ceiling_flops : nan;
-    f.pass_floor = gpu ? f.node_evaluations *
-                             (r.cost.flops() / fp64_ceiling_flops + r.cost.transcendentals / fp64_exp_ceiling)
-                       : nan;
+    f.pass_floor = gpu ? f.flops / fp64_ceiling_flops + fused * r.cost.transcendentals / fp64_exp_ceiling : nan;
     f.pass_over_floor = gpu && f.pass_seconds > 0 ? f.pass_seconds / f.pass_floor : nan;
     return f;
 }
@@ -271,7 +285,7 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                         "steps", "startup_substeps", "repeats", "median_s", "min_s", "max_s", "seconds",
                         "ms_per_step", "instrumented_s", "pass_fraction", "status_fraction", "fit_fraction",
                         "rest_fraction", "node_evaluations", "node_evaluations_per_s", "flops_per_node",
-                        "transcendentals_per_node", "gflops", "percent_of_fp64_ceiling", "pass_gflops", "pass_floor_s",
+                        "transcendentals_per_node", "separable_layers", "flops", "gflops", "percent_of_fp64_ceiling", "pass_gflops", "pass_floor_s",
                         "pass_over_floor", "y0_error",
                         "z0_error", "arrays_MiB", "device_MiB"};
     else
@@ -295,7 +309,8 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                    cell("", f.max), runs, cell("", f.ms_per_step), cell("", r.instrumented_seconds),
                    cell("", f.pass), cell("", f.status), cell("", f.fit), cell("", f.rest),
                    cell("", f.node_evaluations), cell("", f.node_evaluations_per_second),
-                   cell("", r.cost.flops()), cell("", r.cost.transcendentals), cell("", f.gflops),
+                   cell("", r.cost.flops()), cell("", r.cost.transcendentals),
+                   std::to_string(r.separable_layers), cell("", f.flops), cell("", f.gflops),
                    cell("", f.percent_of_ceiling), cell("", f.pass_gflops),
                    cell("", f.pass_floor), cell("", f.pass_over_floor), cell("", error(r.y0_error)), cell("", error(r.z0_error)),
                    cell("", r.storage_bytes / 1048576.0), cell("", device)};
@@ -333,11 +348,12 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
     notes +=
         "; the marks themselves cost time, so the small phases read high); the pass's own time is the sum of its spans.\n"
         "rates: node evaluations = (M+1)^d points x L^d nodes x the stored layers each step reads, summed over "
-        "the steps; GFLOP/s = node evaluations x flops per node / median; % peak (cuda only): of the FP64 ceiling "
+        "the steps; GFLOP/s = the passes' flops / median, the flops being the fused pass's node evaluations x flops "
+        "per node and the separable pass's per layer (below); % peak (cuda only): of the FP64 ceiling "
         "of one H200, 30.7 TFLOP/s (docs/performance.md, Ceilings); pass GFLOP/s: the same over the pass's own "
         "time (its per-point Picard work is not counted); pass/floor (cuda only): the pass's own time over its "
-        "arithmetic floor, node evaluations x (flops / 30.7e12 + transcendental calls / 7.4e11, the H200's FP64 "
-        "exp rate).\n"
+        "arithmetic floor, flops / 30.7e12 + the fused node evaluations' transcendental calls / 7.4e11 (the H200's "
+        "FP64 exp rate).\n"
         "operation count per node evaluation (each FP64 +, -, *, / that depends on the node is one flop, a "
         "multiply-add two; the problem's transcendental calls are counted apart, not in the flops; README, "
         "Benchmark):\n";
@@ -362,6 +378,13 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
                                       "whose extra nodes are not counted"
                                     : "") +
                  "\n";
+        if (r.separable_layers > 0)
+            notes += "    separable pass (an affine driver) for " + std::to_string(r.separable_layers) + " of the " +
+                     std::to_string(layer_reads(r.K, r.N, r.substeps)) +
+                     " layer reads: (M+1)(M+3)(34 L + 15) + (M+1)^2 (46 L + 8) = " +
+                     format_number(separable_layer_flops(r.M, r.L), "%.4g") + " flops per layer, " +
+                     format_number(separable_layer_flops(r.M, r.L) / std::pow((r.M + 1.0) * r.L, r.dimension), "%.3g") +
+                     " per node evaluation it replaces\n";
     }
     return notes;
 }
@@ -442,8 +465,10 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
             r.z0_error = last.z0_error();
             r.storage_bytes = last.storage_bytes;
             r.device_bytes = last.device_bytes_measured;
+            r.separable_layers = last.separable_layers;
+            const double fused = fused_node_evaluations(r);
             r.cost = node_cost(c.problem, last.dimension, c.settings.interpolation,
-                               last.staged_axis_sums / node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps));
+                               fused > 0 ? last.staged_axis_sums / fused : 0.0);
             results.push_back(r);
             if (!last.picard_warning.empty())
                 warnings.push_back(c.name + " on " + to_string(b) + ": " + last.picard_warning);

@@ -27,7 +27,7 @@ struct BenchCase {
 
 // --cases: comma-separated cases, each PROBLEM-kK-nN (ex2-k6-n1024: K = Ky = Kz = 6, N = 1024) or
 // PROBLEM[:KEY=VALUE]... (ex1:K=2:N=8; keys K, N, L, T, R, interp, spline, spline_solve, smoothing, startup,
-// picard, each at most once; also after the first form, except K and N: ex2-k3-n256:L=16); everything else is
+// picard, separable (on or off, 2D: SchemeSettings::separable_pass), each at most once; also after the first form, except K and N: ex2-k3-n256:L=16); everything else is
 // the problem's default. Empty text: the default cases. Throws InputError naming --cases and the case.
 std::vector<BenchCase> parse_bench_cases(const std::string& text);
 
@@ -73,6 +73,16 @@ long long layer_reads(int K, int N, int substeps);
 // finer rule of a kinked terminal layer (options) is counted as L^d nodes.
 double node_evaluations(int dimension, int M, int L, int K, int N, int substeps);
 
+// The flops of the separable pass (2D, an affine driver; separable_pass.h) for one layer it reads, counted as
+// node_cost counts (what depends on the grid, the layer or the node alone is not counted):
+//   axis-1 points, (M+1) rows x (M+3) ghosted columns: per node omega dW (1) and per function its axis-1 sum
+//     (4 products, 3 sums: 7) added with omega and with omega dW (4): 34 L; the five combinations (5 each but
+//     z_1, z_2: 15);
+//   axis-2 points, (M+1)^2: per node omega dW (1), five axis-2 sums (35), four added with omega (8), one with
+//     omega dW (2): 46 L; the layer's part and its addition to the point's sums 8;
+// (M+1)(M+3)(34 L + 15) + (M+1)^2 (46 L + 8), and no transcendental calls. It replaces (M+1)^2 L^2 node evaluations.
+double separable_layer_flops(int M, int L);
+
 // The FP64 ceiling the rates are compared with: one H200, fused multiply-adds (docs/performance.md, Ceilings).
 constexpr double fp64_ceiling_flops = 30.7e12;
 // FP64 exp calls per second on one H200 (docs/performance.md, Ceilings): the transcendentals' ceiling.
@@ -90,8 +100,13 @@ struct BenchResult {
     bool has_exact = false;
     double y0_error = 0, z0_error = 0;
     double storage_bytes = 0, device_bytes = -1;  // device: -1 when not measured (host backends)
-    NodeCost cost;
+    NodeCost cost;                  // per node evaluation of the fused pass
+    int separable_layers = 0;       // layers read by the separable pass (SolveResult::separable_layers)
 };
+
+// The node evaluations of a result's solve that the fused pass made: node_evaluations less those of the layers the
+// separable pass read.
+double fused_node_evaluations(const BenchResult& result);
 
 // What the table shows, derived from a result.
 struct BenchFigures {
@@ -100,11 +115,12 @@ struct BenchFigures {
     double ms_per_step = 0;
     double pass = 0, status = 0, fit = 0, rest = 0;  // fractions of the instrumented sweep
     double node_evaluations = 0, node_evaluations_per_second = 0;
+    double flops = 0;  // the passes' counted flops: fused node evaluations x NodeCost::flops + the separable layers'
     double gflops = 0, percent_of_ceiling = 0;  // over the whole sweep (median)
     double pass_seconds = 0;                    // the pass's own time in the instrumented sweep (its marks)
     double pass_gflops = 0;                     // over pass_seconds
-    // The pass's arithmetic floor: node evaluations x (flops / fp64_ceiling_flops + transcendentals /
-    // fp64_exp_ceiling), in s, and pass_seconds over it.
+    // The pass's arithmetic floor: flops / fp64_ceiling_flops + fused node evaluations x transcendentals /
+    // fp64_exp_ceiling, in s, and pass_seconds over it.
     double pass_floor = 0, pass_over_floor = 0;
 };
 BenchFigures bench_figures(const BenchResult& result);

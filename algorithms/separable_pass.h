@@ -1,0 +1,157 @@
+// The separable pass: a step's expectations in 2D taken axis by axis, for a driver affine in (y, z) and the same at
+// every w (affine_driver.h) and an interpolation whose evaluator has the staged form (stages_rows: the tensor
+// spline, tensor_spline.h). The fused pass (MultistepPointUpdate) evaluates y, z and f at each of a point's L^2
+// nodes per layer; here f_j = a + b y + c . z is linear in the layer's functions, so each sum the step needs is
+// the expectation of one linear combination of them, and with the tensor rule (omega_l omega_m at (dW_l, dW_m),
+// grid_nodes.h) and the tensor spline every such expectation separates:
+//   E_j[F](i1, i2) = sum_m omega_m sum_b B_b(t2) G(i1, c2 + b),   G(i1, c) = sum_l omega_l sum_a B_a(t1) d_F(c1 + a, c)
+// (c1, t1 of row i1 moved by dW_l; c2, t2 of column i2 moved by dW_m; the moved coordinate clamped to the grid per
+// axis as in the fused pass), and E_j[F dW_1] takes omega_l dW_l in G, E_j[F dW_2] omega_m dW_m in the outer sum.
+// So a layer costs, per grid point, L axis-1 sums per function at each of its row's M + 3 ghosted columns and L
+// axis-2 sums per staged combination, where the fused pass takes L^2 nodes; the same sums in another order (equal to
+// rounding). The step's formulas (MultistepPointUpdate) with f_j = a_j + b_j y + c_j . z:
+//   explicit y  = E_ky[y] + s sum_j gy_j E_j[f_j]               = sum_j (E_j[H_j] + s gy_j a_j)
+//   g1_0 z_k    = E_1[z_k] + sum_j g1_j (E_j[f_j dW_k] - E_j[z_k]) = sum_j (([j = 1] - g1_j) E_j[z_k] + E_j[V_j dW_k])
+//   H_j = ([j = ky] + s gy_j b_j) y + s gy_j c_j . z,   V_j = g1_j (b_j y + c_j . z)
+// with s = ky dt, gy_j = 0 for j > ky, g1_j = 0 for j > kz; the term g1_j a_j E_j[dW_k] is zero (the rule's nodes
+// are symmetric). Per layer two passes: SeparableAxis1Sums stages G of H, z_1, z_2, V (omega_l) and V (omega_l dW_l);
+// SeparableAxis2Sums sums them at the grid points and adds the layer's part to the point's sums; the pass of the
+// last layer read (j = 1) then solves the point (PointSolver: Picard, store, status).
+#pragma once
+#include <cstddef>
+
+#include "affine_driver.h"
+#include "grid_nodes.h"
+#include "point.h"
+#include "sweep_functors.h"
+
+namespace bsde {
+
+// How stored layer n + j enters the step (the header's H_j, V_j and constants).
+struct SeparableLayerTerms {
+    double h_y;         // [j = ky] + s gy_j b_j
+    Vec2 h_z;           // s gy_j c_j
+    double h_constant;  // s gy_j a_j (the rule's weights sum to 1)
+    double z_scale;     // [j = 1] - g1_j
+    double v_y;         // g1_j b_j
+    Vec2 v_z;           // g1_j c_j
+
+    template <class Driver>
+    static SeparableLayerTerms of(int j, int ky, int kz, double dt, const double* gamma_y, const double* gamma_z,
+                                  const Driver& f) {
+        const double s = ky * dt, gy = j <= ky ? gamma_y[j] : 0.0, g1 = j <= kz ? gamma_z[j] : 0.0;
+        return {(j == ky ? 1.0 : 0.0) + s * gy * f.b,
+                Vec2{{s * gy * f.c[0], s * gy * f.c[1]}},
+                s * gy * f.a,
+                (j == 1 ? 1.0 : 0.0) - g1,
+                g1 * f.b,
+                Vec2{{g1 * f.c[0], g1 * f.c[1]}}};
+    }
+};
+
+// The staged combinations of one layer, each (M+1) rows of M+3 ghosted columns (i1 (M+3) + c), and the points' sums
+// over the layers read so far, each (M+1)^2 (explicit y, g1_0 z_1, g1_0 z_2).
+struct SeparableWorkspace {
+    enum Staged { h, z1, z2, v, v_dw1, staged_arrays };
+    enum Sum { explicit_y, z1_sum, z2_sum, sums };
+    double* base;
+    int M;
+    __host__ __device__ std::size_t staged_size() const { return static_cast<std::size_t>(M + 1) * (M + 3); }
+    __host__ __device__ std::size_t points() const { return static_cast<std::size_t>(M + 1) * (M + 1); }
+    __host__ __device__ double* staged(int which) const { return base + which * staged_size(); }
+    __host__ __device__ double* sum(int which) const { return base + staged_arrays * staged_size() + which * points(); }
+    static std::size_t doubles(int M) {
+        return staged_arrays * static_cast<std::size_t>(M + 1) * (M + 3) + sums * static_cast<std::size_t>(M + 1) * (M + 1);
+    }
+};
+
+// Stage k = i1 (M+3) + c of a layer: with the layer's functions y, z_1, z_2 (F),
+//   S0_F = sum_l omega_l sum_a B_a(t1) d_F(c1 + a, c),   S1_F the same with omega_l dW_l,
+// and the combinations h = h_y S0_y + h_z . S0_z, z_k = S0_zk, v = v_y S0_y + v_z . S0_z, v_dw1 = the same of S1.
+template <class Evaluator>
+struct SeparableAxis1Sums {
+    using Node = AxisNode<typename Evaluator::Shift>;
+    Evaluator evaluate;
+    LayerView layer;
+    const Node* nodes;  // the rule's L nodes of the layer's variance (a row of the node table)
+    int L;
+    SeparableLayerTerms terms;
+    SeparableWorkspace work;
+    __host__ __device__ void operator()(int k) const {
+        const int columns = evaluate.M + 3, row = k / columns, column = k % columns;
+        double s0[3] = {0.0, 0.0, 0.0}, s1[3] = {0.0, 0.0, 0.0};
+        for (int l = 0; l < L; ++l) {
+            const Node node = nodes[l];
+            const auto a1 = evaluate.along_axis(row, node);
+            const double omega_dw = node.omega * node.dW;
+            for (int f = 0; f < 3; ++f) {
+                const double sum = evaluate.axis1_sum(layer.data(f), a1, column);
+                s0[f] += node.omega * sum;
+                s1[f] += omega_dw * sum;
+            }
+        }
+        const SeparableLayerTerms& t = terms;
+        work.staged(SeparableWorkspace::h)[k] = t.h_y * s0[0] + t.h_z[0] * s0[1] + t.h_z[1] * s0[2];
+        work.staged(SeparableWorkspace::z1)[k] = s0[1];
+        work.staged(SeparableWorkspace::z2)[k] = s0[2];
+        work.staged(SeparableWorkspace::v)[k] = t.v_y * s0[0] + t.v_z[0] * s0[1] + t.v_z[1] * s0[2];
+        work.staged(SeparableWorkspace::v_dw1)[k] = t.v_y * s1[0] + t.v_z[0] * s1[1] + t.v_z[1] * s1[2];
+    }
+};
+
+// Grid point i = i1 (M+1) + i2 of a layer: from its row i1 of the stage,
+//   E[H] = sum_m omega_m sum_b B_b(t2) h(i1, c2 + b),  E[z_k] likewise,
+//   E[V dW_1] = sum_m omega_m sum_b B_b(t2) v_dw1(i1, c2 + b),  E[V dW_2] = sum_m omega_m dW_m sum_b B_b(t2) v(i1, c2 + b);
+// adds E[H] + h_constant to the explicit y and z_scale E[z_k] + E[V dW_k] to g1_0 z_k (the first layer read sets
+// them); at the last layer read, z_k = sum / g1_0 and y by Picard (PointSolver).
+template <class Problem, class Evaluator>
+struct SeparableAxis2Sums {
+    using Node = AxisNode<typename Evaluator::Shift>;
+    Evaluator evaluate;
+    const Node* nodes;
+    int L;
+    SeparableLayerTerms terms;
+    SeparableWorkspace work;
+    bool first_layer, last_layer;
+    double gamma_z0;                  // g1_0
+    PointSolver<Problem> solve;       // at the last layer
+    __host__ __device__ void operator()(int i) const {
+        const int columns = evaluate.M + 3, points_per_row = evaluate.M + 1;
+        const int row = i / points_per_row, column = i % points_per_row;
+        const std::size_t offset = static_cast<std::size_t>(row) * columns;
+        const double* h = work.staged(SeparableWorkspace::h) + offset;
+        const double* z1 = work.staged(SeparableWorkspace::z1) + offset;
+        const double* z2 = work.staged(SeparableWorkspace::z2) + offset;
+        const double* v = work.staged(SeparableWorkspace::v) + offset;
+        const double* v_dw1 = work.staged(SeparableWorkspace::v_dw1) + offset;
+        double e_h = 0.0, e_z1 = 0.0, e_z2 = 0.0, e_vdw1 = 0.0, e_vdw2 = 0.0;
+        for (int m = 0; m < L; ++m) {
+            const Node node = nodes[m];
+            const auto a2 = evaluate.along_axis(column, node);
+            e_h += node.omega * Evaluator::axis2_sum(h, a2);
+            e_z1 += node.omega * Evaluator::axis2_sum(z1, a2);
+            e_z2 += node.omega * Evaluator::axis2_sum(z2, a2);
+            e_vdw1 += node.omega * Evaluator::axis2_sum(v_dw1, a2);
+            e_vdw2 += node.omega * node.dW * Evaluator::axis2_sum(v, a2);
+        }
+        double y = e_h + terms.h_constant;
+        Vec2 z{{terms.z_scale * e_z1 + e_vdw1, terms.z_scale * e_z2 + e_vdw2}};
+        double* sum_y = work.sum(SeparableWorkspace::explicit_y);
+        double* sum_z1 = work.sum(SeparableWorkspace::z1_sum);
+        double* sum_z2 = work.sum(SeparableWorkspace::z2_sum);
+        if (!first_layer) {
+            y += sum_y[i];
+            z[0] += sum_z1[i];
+            z[1] += sum_z2[i];
+        }
+        if (last_layer) {
+            solve(i, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
+        } else {
+            sum_y[i] = y;
+            sum_z1[i] = z[0];
+            sum_z2[i] = z[1];
+        }
+    }
+};
+
+}  // namespace bsde
