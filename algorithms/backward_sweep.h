@@ -338,7 +338,7 @@ private:
                 const SeparableLayerTerms terms =
                     SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problem_, t_n + j * dt));
                 thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                                 thrust::counting_iterator<int>(static_cast<int>(work.staged_size())),
+                                 thrust::counting_iterator<int>(SeparableAxis1Sums<Evaluator>::visits(space_.M)),
                                  SeparableAxis1Sums<Evaluator>{evaluator, ring.layer(n + j), nodes, s_.L, terms, work});
                 thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
                                  thrust::counting_iterator<int>(points_),

@@ -22,6 +22,7 @@
 
 #include "affine_driver.h"
 #include "grid_nodes.h"
+#include "host_device.h"
 #include "point.h"
 #include "sweep_functors.h"
 
@@ -65,37 +66,70 @@ struct SeparableWorkspace {
     }
 };
 
-// Stage k = i1 (M+3) + c of a layer: with the layer's functions y, z_1, z_2 (F),
+// The stage of a layer at R consecutive rows i1 of one ghosted column c: with the layer's functions y, z_1, z_2 (F),
 //   S0_F = sum_l omega_l sum_a B_a(t1) d_F(c1 + a, c),   S1_F the same with omega_l dW_l,
 // and the combinations h = h_y S0_y + h_z . S0_z, z_k = S0_zk, v = v_y S0_y + v_z . S0_z, v_dw1 = the same of S1.
+// Where a node moves all R rows into cells of the grid (the evaluator's shifted_run_inside), their stencils are one
+// stencil moved a cell per row, so the R + 3 coefficients each function's R sums read are loaded once. Call k visits
+// the tiles of tile_runs runs of R rows by tile_columns columns one after the other, a run's columns contiguous:
+// on a GPU a warp loads 32 neighbouring coefficients of a row, and the warps of a block share the rows their runs
+// reach (the axis-1 stencils of neighbouring rows overlap), which a visit of row after row would fetch anew for each.
 template <class Evaluator>
 struct SeparableAxis1Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
+    static constexpr int R = 4, tile_columns = 32, tile_runs = 8;
     Evaluator evaluate;
     LayerView layer;
     const Node* nodes;  // the rule's L nodes of the layer's variance (a row of the node table)
     int L;
     SeparableLayerTerms terms;
     SeparableWorkspace work;
+
+    __host__ __device__ static int column_tiles(int M) { return (M + 3 + tile_columns - 1) / tile_columns; }
+    __host__ __device__ static int run_tiles(int M) { return ((M + R) / R + tile_runs - 1) / tile_runs; }
+    static int visits(int M) { return column_tiles(M) * run_tiles(M) * tile_columns * tile_runs; }
+
     __host__ __device__ void operator()(int k) const {
-        const int columns = evaluate.M + 3, row = k / columns, column = k % columns;
-        double s0[3] = {0.0, 0.0, 0.0}, s1[3] = {0.0, 0.0, 0.0};
+        const int M = evaluate.M, columns = M + 3;
+        const int tile = k / (tile_columns * tile_runs), in_tile = k % (tile_columns * tile_runs);
+        const int first_row = (tile / column_tiles(M) * tile_runs + in_tile / tile_columns) * R;
+        const int column = tile % column_tiles(M) * tile_columns + in_tile % tile_columns;
+        if (first_row > M || column >= columns) return;  // a tile past the grid's edge
+        const int rows = M + 1 - first_row < R ? M + 1 - first_row : R;
+        double s0[3][R] = {}, s1[3][R] = {};
         for (int l = 0; l < L; ++l) {
             const Node node = nodes[l];
-            const auto a1 = evaluate.along_axis(row, node);
             const double omega_dw = node.omega * node.dW;
-            for (int f = 0; f < 3; ++f) {
-                const double sum = evaluate.axis1_sum(layer.data(f), a1, column);
-                s0[f] += node.omega * sum;
-                s1[f] += omega_dw * sum;
+            if (rows == R && evaluate.shifted_run_inside(first_row, R, node)) {
+                const auto a1 = evaluate.along_axis(first_row, node);
+                for (int f = 0; f < 3; ++f) {
+                    double sums[R];
+                    evaluate.template axis1_run_sums<R>(layer.data(f), a1, column, sums);
+                    for (int r = 0; r < R; ++r) {
+                        s0[f][r] += node.omega * sums[r];
+                        s1[f][r] += omega_dw * sums[r];
+                    }
+                }
+            } else {
+                for (int r = 0; r < rows; ++r) {
+                    const auto a1 = evaluate.along_axis(first_row + r, node);
+                    for (int f = 0; f < 3; ++f) {
+                        const double sum = evaluate.axis1_sum(layer.data(f), a1, column);
+                        s0[f][r] += node.omega * sum;
+                        s1[f][r] += omega_dw * sum;
+                    }
+                }
             }
         }
         const SeparableLayerTerms& t = terms;
-        work.staged(SeparableWorkspace::h)[k] = t.h_y * s0[0] + t.h_z[0] * s0[1] + t.h_z[1] * s0[2];
-        work.staged(SeparableWorkspace::z1)[k] = s0[1];
-        work.staged(SeparableWorkspace::z2)[k] = s0[2];
-        work.staged(SeparableWorkspace::v)[k] = t.v_y * s0[0] + t.v_z[0] * s0[1] + t.v_z[1] * s0[2];
-        work.staged(SeparableWorkspace::v_dw1)[k] = t.v_y * s1[0] + t.v_z[0] * s1[1] + t.v_z[1] * s1[2];
+        for (int r = 0; r < rows; ++r) {
+            const std::size_t at = static_cast<std::size_t>(first_row + r) * columns + column;
+            work.staged(SeparableWorkspace::h)[at] = t.h_y * s0[0][r] + t.h_z[0] * s0[1][r] + t.h_z[1] * s0[2][r];
+            work.staged(SeparableWorkspace::z1)[at] = s0[1][r];
+            work.staged(SeparableWorkspace::z2)[at] = s0[2][r];
+            work.staged(SeparableWorkspace::v)[at] = t.v_y * s0[0][r] + t.v_z[0] * s0[1][r] + t.v_z[1] * s0[2][r];
+            work.staged(SeparableWorkspace::v_dw1)[at] = t.v_y * s1[0][r] + t.v_z[0] * s1[1][r] + t.v_z[1] * s1[2][r];
+        }
     }
 };
 

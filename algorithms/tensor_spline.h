@@ -211,6 +211,20 @@ struct TensorSplineEvaluator {
     __host__ __device__ double axis1_sum(const double* data, const AxisStencil& a1, int column) const {
         return weighted_four(a1.w, data + a1.cell * (M + 3) + column, M + 3);
     }
+    // axis1_sum at R consecutive rows from the first's stencil a1, for a run that shifted_run_inside: the R + 3
+    // coefficients of the column that the R sums read, loaded once.
+    template <int R>
+    __host__ __device__ void axis1_run_sums(const double* data, const AxisStencil& a1, int column, double sums[R]) const {
+        const double* d = data + a1.cell * (M + 3) + column;
+        double window[R + 3];
+        for (int q = 0; q < R + 3; ++q) window[q] = d[q * (M + 3)];
+        for (int r = 0; r < R; ++r) sums[r] = weighted_four(a1.w, window + r, 1);
+    }
+    // Whether the indices first..first+count-1 of one axis, moved by a node, all land in cells of the grid: then index
+    // first + r has the stencil along_axis(first, node) moved by r cells, with the same weights (the node's shift).
+    __host__ __device__ bool shifted_run_inside(int first, int count, const AxisNode<Shift>& node) const {
+        return shifted_cell_inside(first, node.shift.cells, M) && shifted_cell_inside(first + count - 1, node.shift.cells, M);
+    }
     // s at a point from its row's stage of one function, indexed by ghosted column (the stage's row minus the
     // window's first column).
     __host__ __device__ static double axis2_sum(const double* row, const AxisStencil& a2) {
