@@ -142,6 +142,32 @@ BOOST_AUTO_TEST_CASE(figures_from_a_known_result) {
     test::check_close("omp GFLOP/s", gflops, h.gflops, 1e-14, gflops);
 }
 
+BOOST_AUTO_TEST_CASE(figures_with_separable_layers) {
+    BOOST_TEST_MESSAGE("2D, M = 1024, L = 8, K = 6, N = 64, no start-up, 300 of the 59 x 6 = 354 layer reads by the "
+                       "separable pass: its flops per layer, 1025 1027 (34 8 + 15) + 1025^2 (46 8 + 8) = 697,152,725 "
+                       "(README, Benchmark), plus the other 54 layers' node evaluations at 43.5 flops");
+    BenchResult r;
+    r.backend = Backend::cuda;
+    r.dimension = 2;
+    r.K = 6;
+    r.N = 64;
+    r.M = 1024;
+    r.L = 8;
+    r.seconds = {0.2};
+    r.instrumented_seconds = 0.2;
+    r.phases.expectation = 0.1;
+    r.cost.interpolation = 43.5;  // flops() = 43.5
+    r.separable_layers = 300;
+    BOOST_CHECK_EQUAL(separable_layer_flops(1024, 8), 697152725.0);
+    const double fused = 54.0 * 1025 * 1025 * 64;
+    test::check_close("fused node evaluations", fused, fused_node_evaluations(r), 1e-15, fused);
+    const BenchFigures f = bench_figures(r);
+    const double flops = fused * 43.5 + 300 * 697152725.0;
+    test::check_close("flops", flops, f.flops, 1e-15, flops);
+    test::check_close("pass floor", flops / 30.7e12, f.pass_floor, 1e-14, flops / 30.7e12);
+    test::check_close("pass GFLOP/s", flops / 0.1 / 1e9, f.pass_gflops, 1e-14, flops / 0.1 / 1e9);
+}
+
 BOOST_AUTO_TEST_CASE(table_and_csv) {
     BenchResult host = known_result();
     host.backend = Backend::omp;
@@ -221,6 +247,9 @@ BOOST_AUTO_TEST_CASE(case_syntax) {
     BOOST_CHECK_EQUAL(custom[1].settings.N, 256);
     BOOST_CHECK(custom[2].settings.interpolation == InterpolationKind::bicubic);
     BOOST_CHECK_EQUAL(custom[2].settings.K(), 3);
+    BOOST_CHECK(defaults[1].settings.separable_pass);
+    BOOST_CHECK(!parse_bench_cases("ex5-k6-n64:separable=off")[0].settings.separable_pass);
+    BOOST_CHECK(parse_bench_cases("ex4:separable=on")[0].settings.separable_pass);
 }
 
 BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
@@ -242,6 +271,8 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--cases", "ex2-k3-n8:N=16"}, 2, "N is set by the name ex2-k3-n8"},
         {{"bench", "--cases", "ex1:interp=hermite:spline=natural"}, 2, "--spline: only for --interp spline"},
         {{"bench", "--cases", "ex1:interp=hermite:spline_solve=inverse-band"}, 2, "--spline-solve: only for the spline"},
+        {{"bench", "--cases", "ex4:separable=maybe"}, 2, "--cases 'ex4:separable=maybe': separable 'maybe': on or off"},
+        {{"bench", "--cases", "ex2:separable=off"}, 2, "separable is only for 2D problems"},
         {{"bench", "--out", ""}, 2, "--out '': an empty folder name"},
         {{"bench", "--repeats", "0"}, 2, "--repeats 0"},
         {{"bench", "--K", "3"}, 2, "--K: not for bsde bench, which takes --cases"},
