@@ -146,16 +146,13 @@ BOOST_AUTO_TEST_CASE(figures_with_separable_layers) {
     BOOST_TEST_MESSAGE("2D, M = 1024, L = 8, K = 6, N = 64, no start-up, 300 of the 59 x 6 = 354 layer reads by the "
                        "separable pass: its flops per layer, 1025 1027 (34 8 + 15) + 1025^2 (46 8 + 8) = 697,152,725 "
                        "(README, Benchmark), plus the other 54 layers' node evaluations at 43.5 flops");
-    BenchResult r;
-    r.backend = Backend::cuda;
+    BenchResult r = known_result();  // cuda
     r.dimension = 2;
-    r.K = 6;
-    r.N = 64;
-    r.M = 1024;
-    r.L = 8;
+    r.K = 6, r.N = 64, r.M = 1024, r.L = 8, r.substeps = 0;
     r.seconds = {0.2};
     r.instrumented_seconds = 0.2;
     r.phases.expectation = 0.1;
+    r.cost = NodeCost{};
     r.cost.interpolation = 43.5;  // flops() = 43.5
     r.separable_layers = 300;
     BOOST_CHECK_EQUAL(separable_layer_flops(1024, 8), 697152725.0);

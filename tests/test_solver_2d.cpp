@@ -9,14 +9,21 @@ using namespace bsde::test;
 
 namespace {
 
-SolveResult solve_2d(const std::string& problem, InterpolationKind interpolation, int K, int N,
-                     Startup startup = Startup::exact, Backend backend = Backend::omp) {
+// The settings of these tests: K, N, T = 1, R = 8, L = 8, the rest the defaults (the tensor spline, the multistep
+// start-up).
+SchemeSettings settings_2d(int K, int N) {
     SchemeSettings s;
     s.Ky = s.Kz = K;
     s.N = N;
     s.T = 1.0;
     s.R = 8.0;
     s.L = 8;
+    return s;
+}
+
+SolveResult solve_2d(const std::string& problem, InterpolationKind interpolation, int K, int N,
+                     Startup startup = Startup::exact, Backend backend = Backend::omp) {
+    SchemeSettings s = settings_2d(K, N);
     s.startup = startup;
     s.interpolation = interpolation;
     return backend_ops(backend).solve(problem, s);
@@ -28,11 +35,7 @@ const InterpolationKind interpolations[] = {InterpolationKind::spline, Interpola
 // layer), K = 3, N = 8, the multistep start-up (S = 3 fine steps per step), L = 8, R = 8, the tensor spline.
 void check_separable_equals_fused(Backend backend) {
     for (const char* problem : {"ex4", "ex5"}) {
-        SchemeSettings s;
-        s.Ky = s.Kz = 3;
-        s.N = 8;
-        s.R = 8.0;
-        s.L = 8;
+        SchemeSettings s = settings_2d(3, 8);
         const SolveResult separable = backend_ops(backend).solve(problem, s);
         s.separable_pass = false;
         const SolveResult fused = backend_ops(backend).solve(problem, s);
@@ -101,11 +104,7 @@ BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal_2d) {
     BOOST_TEST_MESSAGE("ex4 and ex5, K = 2, N = 8, tensor spline, omp: inverse-band moments give the tridiagonal "
                        "run's y_0(w), z_0(w) to 1e-12 relative");
     for (const char* problem : {"ex4", "ex5"}) {
-        SchemeSettings s;
-        s.Ky = s.Kz = 2;
-        s.N = 8;
-        s.R = 8.0;
-        s.L = 8;
+        SchemeSettings s = settings_2d(2, 8);
         s.spline_solve = SplineSolve::tridiagonal;
         const SolveResult tridiagonal = backend_ops(Backend::omp).solve(problem, s);
         s.spline_solve = SplineSolve::inverse_band;
