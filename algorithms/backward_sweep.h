@@ -77,7 +77,10 @@ public:
         nodes_.assign(rule.nodes.begin(), rule.nodes.end());
         weights_.assign(weights.begin(), weights.end());
         // rows k = 1..K of both weight tables, row k at offset k (K+1)
-        std::vector<double> gy((K_ + 1) * (K_ + 1), 0.0), g1((K_ + 1) * (K_ + 1), 0.0);
+        std::vector<double>& gy = host_gamma_y_;
+        std::vector<double>& g1 = host_gamma_z_;
+        gy.assign((K_ + 1) * (K_ + 1), 0.0);
+        g1.assign((K_ + 1) * (K_ + 1), 0.0);
         for (int k = 1; k <= K_; ++k) {
             const std::vector<double> row_y = gamma_y_weights(k), row_z = gamma_z_weights(k);
             std::copy(row_y.begin(), row_y.end(), gy.begin() + k * (K_ + 1));
@@ -85,8 +88,6 @@ public:
         }
         gamma_y_.assign(gy.begin(), gy.end());
         gamma_z_.assign(g1.begin(), g1.end());
-        host_gamma_y_ = gy;
-        host_gamma_z_ = g1;
         choose_stage();
         // An allocation that fails although check_memory passed (other processes, fragmentation) is reported
         // with the amount. Test hook (README, "Errors and exit codes"): BSDE_TEST_FAIL_ALLOCATION=1 makes it
@@ -564,8 +565,8 @@ private:
     void collect_state(SolveResult&, std::false_type) {}
 
     double storage_bytes() const {
-        return sizeof(double) * (ring_.size() + fine_ring_.size() + separable_.size() + nodes_.size() + weights_.size() + gamma_y_.size() +
-                                 gamma_z_.size()) +
+        return sizeof(double) * (ring_.size() + fine_ring_.size() + separable_.size() + nodes_.size() +
+                                 weights_.size() + gamma_y_.size() + gamma_z_.size()) +
                sizeof(Node) * node_table_.size() + sizeof(StepStatus) * (point_status_.size() + status_.size()) +
                fitter_.storage_bytes();
     }

@@ -62,7 +62,8 @@ struct SeparableWorkspace {
     __host__ __device__ double* staged(int which) const { return base + which * staged_size(); }
     __host__ __device__ double* sum(int which) const { return base + staged_arrays * staged_size() + which * points(); }
     static std::size_t doubles(int M) {
-        return staged_arrays * static_cast<std::size_t>(M + 1) * (M + 3) + sums * static_cast<std::size_t>(M + 1) * (M + 1);
+        const SeparableWorkspace shape{nullptr, M};
+        return staged_arrays * shape.staged_size() + sums * shape.points();
     }
 };
 

@@ -102,11 +102,10 @@ struct exchange_option {
         const Vec2 S = state(T, w);
         return S[0] > S[1] ? gradient_from(S[0], -S[1]) : Vec2{{0.0, 0.0}};
     }
-    // f = -(r y + lambda . z), affine (affine_driver.h)
+    // f = -(r y + lambda . z), affine (affine_driver.h). Its df/dz = -lambda is large where |rho| -> 1 or a sigma -> 0
+    // (unless mu - r lies along A's columns), which the stability analysis then finds unstable (stability.h).
     __host__ __device__ AffineDriver<2> driver_at(double) const { return {0.0, -r, Vec2{{-lambda1, -lambda2}}}; }
     __host__ __device__ double driver(double t, Vec2 w, double y, Vec2 z) const { return driver_at(t)(w, y, z); }
-    // df/dz = -lambda is large where |rho| -> 1 or a sigma -> 0 (unless mu - r lies along A's columns), which the
-    // stability analysis then finds unstable (stability.h).
 
     __host__ __device__ static double normal_cdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
 
