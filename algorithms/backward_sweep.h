@@ -252,17 +252,21 @@ private:
         const int pass_start = phase_mark();
         // the steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
         constexpr bool kinked = has_terminal_kink<Problem>::value;
-        const bool reads_kinked = coefficients.kinked_layer >= 0 && n + std::max(ky, kz) >= coefficients.kinked_layer;
-        if (reads_kinked) {
-            pass_of_points<kinked>(ring, n, coefficients, dt, t_n);
-        } else if (separable()) {
+        const int K = std::max(ky, kz);
+        const bool reads_kinked = coefficients.kinked_layer >= 0 && n + K >= coefficients.kinked_layer;
+        // the separable pass takes the kinked layer as the first of two or more layers (separable_pass)
+        const bool separable_step =
+            separable() && (!reads_kinked || (K >= 2 && n + K == coefficients.kinked_layer));
+        if (separable_step) {
             separable_pass(ring, n, coefficients, dt, t_n);
-            separable_layers_ += std::max(ky, kz);
+            separable_layers_ += K;
+        } else if (reads_kinked) {
+            pass_of_points<kinked>(ring, n, coefficients, dt, t_n);
         } else {
             pass_of_points<false>(ring, n, coefficients, dt, t_n);
         }
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
-        if (stage_.stride > 0 && (reads_kinked || !separable()))
+        if (stage_.stride > 0 && !separable_step)
             for (int j = 1; j <= std::max(ky, kz); ++j)
                 if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
         step_times_.push_back(t_n);
@@ -323,7 +327,9 @@ private:
 
     // The separable pass of layer n: for each stored layer, from the oldest (n + K) to the newest (n + 1, whose
     // fit the work before writes), its axis-1 sums over the grid's rows and ghosted columns, then its axis-2 sums
-    // at the grid points, which add the layer's part to the points' sums; the newest's solve the points.
+    // at the grid points, which add the layer's part to the points' sums; the newest's solve the points. A kinked
+    // terminal layer is read so as the oldest (step()); then at the points where the kink-line rule resolves the
+    // kink, that rule's sums replace the smooth rule's (SeparableKinkBandSums).
     void separable_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
                         double t_n) {
         if constexpr (separable_possible) {
@@ -345,6 +351,13 @@ private:
                                  thrust::counting_iterator<int>(points_),
                                  SeparableAxis2Sums<Problem, Evaluator>{evaluator, nodes, s_.L, terms, work, j == K,
                                                                         j == 1, gamma_z[0], solve});
+                if (n + j == coefficients.kinked_layer) {
+                    const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);
+                    context_.template for_each_group<kink_band_lanes, pass_blocks_per_sm>(
+                        band.count(), SeparableKinkBandSums<Problem, Evaluator>{evaluator, ring.layer(n + j), band,
+                                                                                driver_at(problem_, t_n + j * dt),
+                                                                                terms, work});
+                }
             }
         }
     }
@@ -611,6 +624,9 @@ private:
     // H200, ex2 at K = 6, N = 1024: 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D
     // the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
+    // Most lanes per point of the kinked layer's band in the separable pass (SeparableKinkBandSums): one per node
+    // along the line (L = 8 in 2D), as many as a wave holds for the band's points.
+    static constexpr int kink_band_lanes = 8;
     // Whether a call of the pass may take several neighbouring grid points (points_per_call).
     static constexpr bool runs_possible = MultistepPointUpdate<Problem, Evaluator>::runs_possible;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128

@@ -235,12 +235,24 @@ struct KinkLineExpectation {
 
     template <class Sink, class Lanes = SingleLane>
     __host__ __device__ void operator()(double variance, const Vec2& w, Sink& sink, const Lanes& lanes = Lanes{}) const {
+        if (resolves(variance, w))
+            resolved(variance, w, sink, lanes);
+        else
+            GaussHermiteExpectation{nodes, weights, L}(variance, sink, lanes);
+    }
+
+    // Whether the band reaches into [-8.5 sd, 8.5 sd] at w: |u*| < 8.5 sd + 4 dx, within resolved_half_width of the
+    // line.
+    __host__ __device__ double resolved_half_width(double variance) const { return reach * sqrt(variance) + band * dx; }
+    __host__ __device__ bool resolves(double variance, const Vec2& w) const {
+        return fabs(kink.distance(w)) < resolved_half_width(variance);
+    }
+
+    // The rule at a point w that it resolves: the panels in u times Gauss-Hermite in v.
+    template <class Sink, class Lanes = SingleLane>
+    __host__ __device__ void resolved(double variance, const Vec2& w, Sink& sink, const Lanes& lanes = Lanes{}) const {
         const double sd = sqrt(variance);
         const double u_star = -kink.distance(w), U = reach * sd, B = band * dx;
-        if (fabs(u_star) >= U + B) {
-            GaussHermiteExpectation{nodes, weights, L}(variance, sink, lanes);
-            return;
-        }
         const double a = clamp(u_star - B, U), c = clamp(u_star, U), b = clamp(u_star + B, U);
         const double width = band_panel * dx < 0.5 * sd ? band_panel * dx : 0.5 * sd;
         panels<GaussLegendre5>(a, c, width, variance, sink, lanes);

@@ -18,6 +18,7 @@
 // SeparableAxis2Sums sums them at the grid points and adds the layer's part to the point's sums; the pass of the
 // last layer read (j = 1) then solves the point (PointSolver: Picard, store, status).
 #pragma once
+#include <cmath>
 #include <cstddef>
 
 #include "affine_driver.h"
@@ -36,17 +37,26 @@ struct SeparableLayerTerms {
     double z_scale;     // [j = 1] - g1_j
     double v_y;         // g1_j b_j
     Vec2 v_z;           // g1_j c_j
+    // the layer's weights in the fused form (the kinked layer's band, SeparableKinkBandSums):
+    //   explicit y: y_weight E_j[y] + f_weight E_j[f_j],   g1_0 z_k: z_scale E_j[z_k] + f_dw_weight E_j[f_j dW_k]
+    double y_weight;     // [j = ky]
+    double f_weight;     // s gy_j
+    double f_dw_weight;  // g1_j
 
     template <class Driver>
     static SeparableLayerTerms of(int j, int ky, int kz, double dt, const double* gamma_y, const double* gamma_z,
                                   const Driver& f) {
         const double s = ky * dt, gy = j <= ky ? gamma_y[j] : 0.0, g1 = j <= kz ? gamma_z[j] : 0.0;
-        return {(j == ky ? 1.0 : 0.0) + s * gy * f.b,
+        const double y_weight = j == ky ? 1.0 : 0.0;
+        return {y_weight + s * gy * f.b,
                 Vec2{{s * gy * f.c[0], s * gy * f.c[1]}},
                 s * gy * f.a,
                 (j == 1 ? 1.0 : 0.0) - g1,
                 g1 * f.b,
-                Vec2{{g1 * f.c[0], g1 * f.c[1]}}};
+                Vec2{{g1 * f.c[0], g1 * f.c[1]}},
+                y_weight,
+                s * gy,
+                g1};
     }
 };
 
@@ -186,6 +196,72 @@ struct SeparableAxis2Sums {
             sum_z1[i] = z[0];
             sum_z2[i] = z[1];
         }
+    }
+};
+
+// The grid points where the kink-line rule resolves the kink at a variance (KinkLineExpectation::resolves, within
+// h = resolved_half_width of the line n . w = c), as visits k = 0 .. count() - 1 of lines of the grid: along the axis
+// a with the larger |n_a| (>= 1/sqrt 2), each line of the other axis meets the band in an interval of length
+// 2 h / |n_a|, so `width` = ceil(2 h / (|n_a| dx)) + 2 visits (at most M + 1) from the first grid point below it (at
+// least the grid's first) hold every grid point inside; visit k is point k % width of them on line k / width, or -1
+// where that point lies off the grid or outside the band. A small share of the (M+1)^2 points when the variance is
+// small.
+struct KinkBandVisits {
+    KinkLineExpectation rule;
+    double variance;
+    GridPoints<2> grid;
+    int along;  // a
+    int width;  // visits per line, at most M + 1
+
+    static KinkBandVisits of(const KinkLineExpectation& rule, double variance, const GridPoints<2>& grid) {
+        const int along = std::fabs(rule.kink.normal[0]) >= std::fabs(rule.kink.normal[1]) ? 0 : 1;
+        const double length = 2.0 * rule.resolved_half_width(variance) / std::fabs(rule.kink.normal[along]);
+        const double width = std::ceil(length / grid.dx) + 2.0;
+        return {rule, variance, grid, along, width < grid.M + 1 ? static_cast<int>(width) : grid.M + 1};
+    }
+    __host__ __device__ int count() const { return (grid.M + 1) * width; }
+    __host__ __device__ int operator()(int k) const {
+        const int line = k / width, across = 1 - along;
+        // the band on this line: |n_a w_a + n_o w_o - c| < h, w_a in (centre - h / |n_a|, centre + h / |n_a|)
+        const double w_across = grid.x_min + line * grid.dx;
+        const double n_along = rule.kink.normal[along];
+        const double centre = (rule.kink.offset - rule.kink.normal[across] * w_across) / n_along;
+        const double low = centre - rule.resolved_half_width(variance) / fabs(n_along);
+        const double first = fmax(floor((low - grid.x_min) / grid.dx), 0.0);  // a double: far lines pass the ints
+        const double at = first + k % width;
+        if (!(at >= 0.0 && at <= grid.M)) return -1;
+        const int index_along = static_cast<int>(at);
+        const int i = along == 0 ? index_along * (grid.M + 1) + line : line * (grid.M + 1) + index_along;
+        return rule.resolves(variance, grid(i)) ? i : -1;
+    }
+};
+
+// The kinked terminal layer where its rule resolves the kink (KinkBandVisits), read by a step of the separable pass as
+// its first layer: the layer's part of the point's sums by the kink-line rule, f evaluated at each node as in the
+// fused pass (LayerExpectations), in place of the part the axis-2 pass wrote there by the smooth rule,
+//   explicit y = [j = ky] E_j[y] + s gy_j E_j[f_j],   g1_0 z_k = ([j = 1] - g1_j) E_j[z_k] + g1_j E_j[f_j dW_k]
+// (the rule's increments are not symmetric about the point, so f's constant a stays in f). With lanes, the lanes of a
+// visit share the rule's nodes along the line (every lane of a block sums, also at visits outside the band).
+template <class Problem, class Evaluator>
+struct SeparableKinkBandSums {
+    Evaluator evaluate;
+    LayerView layer;
+    KinkBandVisits band;
+    DriverAtTime<Problem> driver;  // f(t_j, ., ., .)
+    SeparableLayerTerms terms;
+    SeparableWorkspace work;
+    template <class Lanes>
+    __host__ __device__ void operator()(int k, const Lanes& lanes) const {
+        const int i = band(k);
+        LayerExpectations<Problem, Evaluator> e{evaluate, layer, band.grid.site(i >= 0 ? i : 0), driver};
+        if (i >= 0) band.rule.resolved(band.variance, e.site.w, e, lanes);
+        const double y = lanes.sum(terms.y_weight * e.y + terms.f_weight * e.f);
+        const double z1 = lanes.sum(terms.z_scale * e.z[0] + terms.f_dw_weight * e.f_dw[0]);
+        const double z2 = lanes.sum(terms.z_scale * e.z[1] + terms.f_dw_weight * e.f_dw[1]);
+        if (i < 0 || !lanes.stores()) return;
+        work.sum(SeparableWorkspace::explicit_y)[i] = y;
+        work.sum(SeparableWorkspace::z1_sum)[i] = z1;
+        work.sum(SeparableWorkspace::z2_sum)[i] = z2;
     }
 };
 

@@ -1,10 +1,12 @@
-// Gauss-Hermite rules, the cell-wise Gauss-Legendre expectation of kinked layers, and the multistep weights.
+// Gauss-Hermite rules, the cell-wise Gauss-Legendre expectation of kinked layers (and the grid points where the
+// kink-line rule resolves the kink), and the multistep weights.
 #include <cmath>
 
 #include "../algorithms/errors.h"
 #include "../algorithms/expectation_rules.h"
 #include "../algorithms/gauss_hermite.h"
 #include "../algorithms/multistep_weights.h"
+#include "../algorithms/separable_pass.h"
 #include "test_support.h"
 
 using namespace bsde;
@@ -197,6 +199,37 @@ BOOST_AUTO_TEST_CASE(resolves_a_kink_line) {
                                     "tensor Gauss-Hermite error " << std::fabs(tensor.sum - exact) << " at " << label
                                                                   << " is not the limitation here");
         }
+}
+
+BOOST_AUTO_TEST_CASE(band_visits_hold_every_resolved_point) {
+    BOOST_TEST_MESSAGE("KinkBandVisits on a grid of 65 x 65 points (dx = 0.25): its visits give each grid point the rule "
+                       "resolves exactly once and no other, for kink lines in six directions (the axes among them), "
+                       "at offsets that put the band through the grid, along its edge and beside it, and variances "
+                       "whose band is a few points wide to one wider than the grid");
+    const HermiteTable hermite(8);
+    const GridPoints<2> grid{-8.0, 0.25, 64};
+    std::vector<Vec2> normals = kink_normals;
+    normals.push_back(Vec2{{0.0, 1.0}});
+    normals.push_back(Vec2{{-0.6, 0.8}});
+    for (const Vec2& n : normals)
+        for (double offset : {0.0, 3.7, -7.9, 11.0, 14.0})
+            for (double variance : {1e-3, 0.05, 0.5}) {
+                const KinkLineExpectation rule{hermite.nodes.data(), hermite.weights.data(), 8, KinkLine{n, offset},
+                                               grid.dx};
+                const KinkBandVisits band = KinkBandVisits::of(rule, variance, grid);
+                std::vector<int> visited(65 * 65, 0);
+                for (int k = 0; k < band.count(); ++k)
+                    if (const int i = band(k); i >= 0) ++visited[i];
+                int resolved = 0, wrong = 0;
+                for (int i = 0; i < 65 * 65; ++i) {
+                    const int expected = rule.resolves(variance, grid(i)) ? 1 : 0;
+                    resolved += expected;
+                    wrong += visited[i] != expected;
+                }
+                BOOST_CHECK_MESSAGE(wrong == 0, "n = (" << n[0] << ", " << n[1] << "), offset " << offset << ", variance "
+                                                        << variance << ": " << resolved << " points resolved, " << wrong
+                                                        << " visited other than once (or visited outside the band)");
+            }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
