@@ -351,12 +351,13 @@ private:
                                  thrust::counting_iterator<int>(points_),
                                  SeparableAxis2Sums<Problem, Evaluator>{evaluator, nodes, s_.L, terms, work, j == K,
                                                                         j == 1, gamma_z[0], solve});
-                if (n + j == coefficients.kinked_layer) {
-                    const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);
-                    context_.template for_each_group<kink_band_lanes, pass_blocks_per_sm>(
-                        band.count(), SeparableKinkBandSums<Problem, Evaluator>{evaluator, ring.layer(n + j), band,
-                                                                                driver_at(problem_, t_n + j * dt),
-                                                                                terms, work});
+                if constexpr (has_terminal_kink<Problem>::value) {
+                    if (n + j == coefficients.kinked_layer) {
+                        const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);
+                        const SeparableKinkBandSums<Problem, Evaluator> sums{
+                            evaluator, ring.layer(n + j), band, driver_at(problem_, t_n + j * dt), terms, work};
+                        context_.template for_each_group_of<kink_band_lanes, kink_band_blocks_per_sm>(band.count(), sums);
+                    }
                 }
             }
         }
@@ -624,9 +625,12 @@ private:
     // H200, ex2 at K = 6, N = 1024: 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D
     // the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
-    // Most lanes per point of the kinked layer's band in the separable pass (SeparableKinkBandSums): one per node
-    // along the line (L = 8 in 2D), as many as a wave holds for the band's points.
-    static constexpr int kink_band_lanes = 8;
+    // Lanes per point and blocks per SM of the kinked layer's band in the separable pass (SeparableKinkBandSums; on
+    // cuda, in as many waves as the band's points take): each lane takes every eighth node across the line and all L
+    // along it. On an H100 ex5 K = 6, N = 64 0.2017-0.2028 s with one lane and 4 blocks (64 registers; what
+    // for_each_group's one wave gives), 0.1898 s with 4 lanes and 3 blocks (80 registers), 0.1891 s with 8 and 3,
+    // 0.1901 s with 4 and 2 (docs/performance.md, entry 37).
+    static constexpr int kink_band_lanes = 8, kink_band_blocks_per_sm = 3;
     // Whether a call of the pass may take several neighbouring grid points (points_per_call).
     static constexpr bool runs_possible = MultistepPointUpdate<Problem, Evaluator>::runs_possible;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128

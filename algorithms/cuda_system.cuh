@@ -178,6 +178,13 @@ public:
         launch_groups<max_lanes, blocks_per_sm>(count, body, stage_doubles * sizeof(double));
     }
 
+    // body(i, lanes) for i = 0..count-1 with `lanes` lanes per point, in as many waves as they take: for a body whose
+    // points carry so much work that its lanes gain more than later waves cost (SeparableKinkBandSums).
+    template <int lanes, int blocks_per_sm, class Body>
+    void for_each_group_of(int count, const Body& body) {
+        if (count > 0) launch_groups<lanes, blocks_per_sm>(count, body, 0);
+    }
+
     // The lanes for_each_group gives each of `count` groups: max_lanes, halved while their threads pass one wave.
     int lanes_for(long long count, int max_lanes, int blocks_per_sm) const {
         int lanes = max_lanes;

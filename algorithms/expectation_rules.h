@@ -32,13 +32,13 @@ namespace bsde {
 struct GaussLegendre5 {
     static constexpr int points = 5;
     __host__ __device__ static double node(int q) {
-        const double nodes[points] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831,
-                                      0.9061798459386640};
+        static constexpr double nodes[points] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831,
+                                                 0.9061798459386640};
         return nodes[q];
     }
     __host__ __device__ static double weight(int q) {
-        const double weights[points] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889,
-                                        0.4786286704993665, 0.2369268850561891};
+        static constexpr double weights[points] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889,
+                                                   0.4786286704993665, 0.2369268850561891};
         return weights[q];
     }
 };
@@ -185,13 +185,15 @@ struct GaussLegendre16 {
     __host__ __device__ static double node(int q) { return q < 8 ? -half_node(7 - q) : half_node(q - 8); }
     __host__ __device__ static double weight(int q) { return half_weight(q < 8 ? 7 - q : q - 8); }
     __host__ __device__ static double half_node(int k) {
-        const double x[8] = {0.095012509837637441, 0.28160355077925892, 0.45801677765722737, 0.61787624440264377,
-                             0.755404408355003,    0.86563120238783176, 0.9445750230732326,  0.98940093499164994};
+        static constexpr double x[8] = {0.095012509837637441, 0.28160355077925892, 0.45801677765722737,
+                                        0.61787624440264377,  0.755404408355003,   0.86563120238783176,
+                                        0.9445750230732326,   0.98940093499164994};
         return x[k];
     }
     __host__ __device__ static double half_weight(int k) {
-        const double w[8] = {0.18945061045506864, 0.18260341504492364, 0.16915651939500265,  0.14959598881657671,
-                             0.12462897125553407, 0.095158511682492605, 0.062253523938647456, 0.027152459411754176};
+        static constexpr double w[8] = {0.18945061045506864,  0.18260341504492364, 0.16915651939500265,
+                                        0.14959598881657671,  0.12462897125553407, 0.095158511682492605,
+                                        0.062253523938647456, 0.027152459411754176};
         return w[k];
     }
 };
@@ -264,8 +266,9 @@ struct KinkLineExpectation {
 private:
     __host__ __device__ static double clamp(double x, double U) { return x < -U ? -U : (x > U ? U : x); }
 
-    // [lo, hi] in equal panels of width <= width, Rule on each, times the tensor Gauss-Hermite line in v
-    // (whose nodes the lanes share).
+    // [lo, hi] in equal panels of width <= width, Rule on each, times the tensor Gauss-Hermite line in v. The lanes
+    // share the nodes in u (panel m, node q: k = m Rule::points + q), each taking all L nodes in v of its own, so that
+    // a node's weight in u (its exp) is made once.
     template <class Rule, class Sink, class Lanes>
     __host__ __device__ void panels(double lo, double hi, double width, double variance, Sink& sink,
                                     const Lanes& lanes) const {
@@ -274,16 +277,16 @@ private:
         const int count = pieces > 1 ? pieces : 1;
         const double h = (hi - lo) / count, shift = sqrt(2.0 * variance);
         const double density = 1.0 / sqrt(2.0 * 3.14159265358979323846 * variance);
-        for (int m = 0; m < count; ++m)
-            for (int q = 0; q < Rule::points; ++q) {
-                const double u = lo + (m + 0.5 * (1.0 + Rule::node(q))) * h;
-                const double omega_u = 0.5 * h * Rule::weight(q) * density * exp(-0.5 * u * u / variance);
-                for (int l = lanes.lane(); l < L; l += Lanes::size) {
-                    const double v = shift * nodes[l];
-                    sink.add(Vec2{{u * kink.normal[0] - v * kink.normal[1], u * kink.normal[1] + v * kink.normal[0]}},
-                             omega_u * weights[l]);
-                }
+        for (int k = lanes.lane(); k < count * Rule::points; k += Lanes::size) {
+            const int m = k / Rule::points, q = k % Rule::points;
+            const double u = lo + (m + 0.5 * (1.0 + Rule::node(q))) * h;
+            const double omega_u = 0.5 * h * Rule::weight(q) * density * exp(-0.5 * u * u / variance);
+            for (int l = 0; l < L; ++l) {
+                const double v = shift * nodes[l];
+                sink.add(Vec2{{u * kink.normal[0] - v * kink.normal[1], u * kink.normal[1] + v * kink.normal[0]}},
+                         omega_u * weights[l]);
             }
+        }
     }
 };
 

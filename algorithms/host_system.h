@@ -101,6 +101,11 @@ public:
     void for_each_group(int count, const Body& body, int /*stage_doubles: no blocks stage here*/ = 0) {
         SystemTraits::for_each_balanced(count, OnSingleLane<Body>{body});
     }
+    // The same with `lanes` lanes per point on the cuda context: one here.
+    template <int lanes, int blocks_per_sm, class Body>
+    void for_each_group_of(int count, const Body& body) {
+        for_each_group<lanes, blocks_per_sm>(count, body);
+    }
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (host memory here).
     template <class T, class Op>

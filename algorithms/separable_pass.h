@@ -241,7 +241,7 @@ struct KinkBandVisits {
 // fused pass (LayerExpectations), in place of the part the axis-2 pass wrote there by the smooth rule,
 //   explicit y = [j = ky] E_j[y] + s gy_j E_j[f_j],   g1_0 z_k = ([j = 1] - g1_j) E_j[z_k] + g1_j E_j[f_j dW_k]
 // (the rule's increments are not symmetric about the point, so f's constant a stays in f). With lanes, the lanes of a
-// visit share the rule's nodes along the line (every lane of a block sums, also at visits outside the band).
+// visit share the rule's nodes across the line (every lane of a block sums, also at visits outside the band).
 template <class Problem, class Evaluator>
 struct SeparableKinkBandSums {
     Evaluator evaluate;
