@@ -250,13 +250,12 @@ private:
                                                        kink_line_rule,
                                                        has_terminal_kink<Problem>::value ? terminal : -1};
         const int pass_start = phase_mark();
-        // the steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
+        // the fused pass's steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
         constexpr bool kinked = has_terminal_kink<Problem>::value;
         const int K = std::max(ky, kz);
         const bool reads_kinked = coefficients.kinked_layer >= 0 && n + K >= coefficients.kinked_layer;
-        // the separable pass takes the kinked layer as the first of two or more layers (separable_pass)
-        const bool separable_step =
-            separable() && (!reads_kinked || (K >= 2 && n + K == coefficients.kinked_layer));
+        // the separable pass takes the kinked layer as the oldest it reads (separable_pass)
+        const bool separable_step = separable() && (!reads_kinked || n + K == coefficients.kinked_layer);
         if (separable_step) {
             separable_pass(ring, n, coefficients, dt, t_n);
             separable_layers_ += K;
@@ -318,9 +317,8 @@ private:
         return raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
     }
 
-    // Whether the steps that do not read a kinked terminal layer run the separable pass (separable_pass.h): a 2D
-    // problem with an affine driver and an interpolation of the staged form (the tensor spline), unless the
-    // settings ask for the fused pass.
+    // Whether the steps run the separable pass (separable_pass.h): a 2D problem with an affine driver and an
+    // interpolation of the staged form (the tensor spline), unless the settings ask for the fused pass.
     static constexpr bool separable_possible =
         d == 2 && has_affine_driver<Problem>::value && stages_rows<Evaluator>::value;
     bool separable() const { return separable_possible && s_.separable_pass; }
@@ -329,7 +327,8 @@ private:
     // fit the work before writes), its axis-1 sums over the grid's rows and ghosted columns, then its axis-2 sums
     // at the grid points, which add the layer's part to the points' sums; the newest's solve the points. A kinked
     // terminal layer is read so as the oldest (step()); then at the points where the kink-line rule resolves the
-    // kink, that rule's sums replace the smooth rule's (SeparableKinkBandSums).
+    // kink, that rule's sums replace the smooth rule's (SeparableKinkBandSums), and where it is the only layer
+    // read, the points are solved after that (SeparableSolve).
     void separable_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
                         double t_n) {
         if constexpr (separable_possible) {
@@ -340,6 +339,7 @@ private:
             const Evaluator evaluator = fitter_.evaluator();
             const PointSolver<Problem> solve{problem_,          ring, grid_, n, t_n, ky * dt * gamma_y[0],
                                              s_.picard_iterations, s_.picard_tolerance, step_point_status()};
+            const bool kinked_alone = n + 1 == coefficients.kinked_layer;
             for (int j = K; j >= 1; --j) {
                 const Node* nodes = coefficients.smooth_rule.table + (j - 1) * s_.L;
                 const SeparableLayerTerms terms =
@@ -350,7 +350,7 @@ private:
                 thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
                                  thrust::counting_iterator<int>(points_),
                                  SeparableAxis2Sums<Problem, Evaluator>{evaluator, nodes, s_.L, terms, work, j == K,
-                                                                        j == 1, gamma_z[0], solve});
+                                                                        j == 1 && !kinked_alone, gamma_z[0], solve});
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
                         const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);
@@ -360,6 +360,9 @@ private:
                     }
                 }
             }
+            if (kinked_alone)
+                thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                                 thrust::counting_iterator<int>(points_), SeparableSolve<Problem>{work, gamma_z[0], solve});
         }
     }
 

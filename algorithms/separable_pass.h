@@ -17,6 +17,9 @@
 // are symmetric). Per layer two passes: SeparableAxis1Sums stages G of H, z_1, z_2, V (omega_l) and V (omega_l dW_l);
 // SeparableAxis2Sums sums them at the grid points and adds the layer's part to the point's sums; the pass of the
 // last layer read (j = 1) then solves the point (PointSolver: Picard, store, status).
+// A kinked terminal layer (ex5) is read the same way, as the oldest layer of its steps, except in the band of points
+// where its kink-line rule resolves the kink: there SeparableKinkBandSums evaluates that rule's nodes as the fused
+// pass does and replaces the layer's sums.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -199,6 +202,19 @@ struct SeparableAxis2Sums {
     }
 };
 
+// Grid point i from its sums over every layer read (a step that reads the kinked terminal layer alone, whose band
+// replaces sums after the axis-2 pass): z_k = sum / g1_0 and y by Picard, as SeparableAxis2Sums at its last layer.
+template <class Problem>
+struct SeparableSolve {
+    SeparableWorkspace work;
+    double gamma_z0;  // g1_0
+    PointSolver<Problem> solve;
+    __host__ __device__ void operator()(int i) const {
+        solve(i, work.sum(SeparableWorkspace::explicit_y)[i],
+              Vec2{{work.sum(SeparableWorkspace::z1_sum)[i] / gamma_z0, work.sum(SeparableWorkspace::z2_sum)[i] / gamma_z0}});
+    }
+};
+
 // The grid points where the kink-line rule resolves the kink at a variance (KinkLineExpectation::resolves, within
 // h = resolved_half_width of the line n . w = c), as visits k = 0 .. count() - 1 of lines of the grid: along the axis
 // a with the larger |n_a| (>= 1/sqrt 2), each line of the other axis meets the band in an interval of length
@@ -237,7 +253,7 @@ struct KinkBandVisits {
 };
 
 // The kinked terminal layer where its rule resolves the kink (KinkBandVisits), read by a step of the separable pass as
-// its first layer: the layer's part of the point's sums by the kink-line rule, f evaluated at each node as in the
+// its first layer (the oldest): the layer's part of the point's sums by the kink-line rule, f evaluated at each node as in the
 // fused pass (LayerExpectations), in place of the part the axis-2 pass wrote there by the smooth rule,
 //   explicit y = [j = ky] E_j[y] + s gy_j E_j[f_j],   g1_0 z_k = ([j = 1] - g1_j) E_j[z_k] + g1_j E_j[f_j dW_k]
 // (the rule's increments are not symmetric about the point, so f's constant a stays in f). With lanes, the lanes of a
