@@ -14,7 +14,8 @@
 //   g1_0 z_k    = E_1[z_k] + sum_j g1_j (E_j[f_j dW_k] - E_j[z_k]) = sum_j (([j = 1] - g1_j) E_j[z_k] + E_j[V_j dW_k])
 //   H_j = ([j = ky] + s gy_j b_j) y + s gy_j c_j . z,   V_j = g1_j (b_j y + c_j . z)
 // with s = ky dt, gy_j = 0 for j > ky, g1_j = 0 for j > kz; the term g1_j a_j E_j[dW_k] is zero (the rule's nodes
-// are symmetric). Per layer two passes: SeparableAxis1Sums stages G of H, z_1, z_2, V (omega_l) and V (omega_l dW_l);
+// are symmetric). Per layer two passes: SeparableAxis1Sums stages G of H, z_scale z_1 + V dW_1 (omega_l for z_1,
+// omega_l dW_l for V), z_scale z_2 and V (omega_l), the four combinations whose axis-2 sums the point needs;
 // SeparableAxis2Sums sums them at the grid points and adds the layer's part to the point's sums; the pass of the
 // last layer read (j = 1) then solves the point (PointSolver: Picard, store, status).
 // A kinked terminal layer (ex5) is read the same way, as the oldest layer of its steps, except in the band of points
@@ -66,7 +67,7 @@ struct SeparableLayerTerms {
 // The staged combinations of one layer, each (M+1) rows of M+3 ghosted columns (i1 (M+3) + c), and the points' sums
 // over the layers read so far, each (M+1)^2 (explicit y, g1_0 z_1, g1_0 z_2).
 struct SeparableWorkspace {
-    enum Staged { h, z1, z2, v, v_dw1, staged_arrays };
+    enum Staged { h, u1, u2, v, staged_arrays };  // SeparableAxis1Sums
     enum Sum { explicit_y, z1_sum, z2_sum, sums };
     double* base;
     int M;
@@ -82,7 +83,8 @@ struct SeparableWorkspace {
 
 // The stage of a layer at R consecutive rows i1 of one ghosted column c: with the layer's functions y, z_1, z_2 (F),
 //   S0_F = sum_l omega_l sum_a B_a(t1) d_F(c1 + a, c),   S1_F the same with omega_l dW_l,
-// and the combinations h = h_y S0_y + h_z . S0_z, z_k = S0_zk, v = v_y S0_y + v_z . S0_z, v_dw1 = the same of S1.
+// and the combinations h = h_y S0_y + h_z . S0_z (to y), u1 = z_scale S0_z1 + v_y S1_y + v_z . S1_z (to z_1),
+// u2 = z_scale S0_z2 and v = v_y S0_y + v_z . S0_z (to z_2: along axis 2 with omega_m and omega_m dW_m).
 // Where a node moves all R rows into cells of the grid (the evaluator's shifted_run_inside), their stencils are one
 // stencil moved a cell per row, so the R + 3 coefficients each function's R sums read are loaded once. Call k visits
 // the tiles of tile_runs runs of R rows by tile_columns columns one after the other, a run's columns contiguous:
@@ -139,19 +141,19 @@ struct SeparableAxis1Sums {
         for (int r = 0; r < rows; ++r) {
             const std::size_t at = static_cast<std::size_t>(first_row + r) * columns + column;
             work.staged(SeparableWorkspace::h)[at] = t.h_y * s0[0][r] + t.h_z[0] * s0[1][r] + t.h_z[1] * s0[2][r];
-            work.staged(SeparableWorkspace::z1)[at] = s0[1][r];
-            work.staged(SeparableWorkspace::z2)[at] = s0[2][r];
+            work.staged(SeparableWorkspace::u1)[at] =
+                t.z_scale * s0[1][r] + t.v_y * s1[0][r] + t.v_z[0] * s1[1][r] + t.v_z[1] * s1[2][r];
+            work.staged(SeparableWorkspace::u2)[at] = t.z_scale * s0[2][r];
             work.staged(SeparableWorkspace::v)[at] = t.v_y * s0[0][r] + t.v_z[0] * s0[1][r] + t.v_z[1] * s0[2][r];
-            work.staged(SeparableWorkspace::v_dw1)[at] = t.v_y * s1[0][r] + t.v_z[0] * s1[1][r] + t.v_z[1] * s1[2][r];
         }
     }
 };
 
-// Grid point i = i1 (M+1) + i2 of a layer: from its row i1 of the stage,
-//   E[H] = sum_m omega_m sum_b B_b(t2) h(i1, c2 + b),  E[z_k] likewise,
-//   E[V dW_1] = sum_m omega_m sum_b B_b(t2) v_dw1(i1, c2 + b),  E[V dW_2] = sum_m omega_m dW_m sum_b B_b(t2) v(i1, c2 + b);
-// adds E[H] + h_constant to the explicit y and z_scale E[z_k] + E[V dW_k] to g1_0 z_k (the first layer read sets
-// them); at the last layer read, z_k = sum / g1_0 and y by Picard (PointSolver).
+// Grid point i = i1 (M+1) + i2 of a layer: from its row i1 of the stage, with E_m[u] = sum_m omega_m sum_b B_b(t2)
+// u(i1, c2 + b) and E_m[u dW_2] the same with omega_m dW_m,
+//   E[H] = E_m[h],   z_scale E[z_1] + E[V dW_1] = E_m[u1],   z_scale E[z_2] + E[V dW_2] = E_m[u2] + E_m[v dW_2];
+// adds E[H] + h_constant to the explicit y and the others to g1_0 z_k (the first layer read sets them); at the last
+// layer read, z_k = sum / g1_0 and y by Picard (PointSolver).
 template <class Problem, class Evaluator>
 struct SeparableAxis2Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
@@ -168,22 +170,20 @@ struct SeparableAxis2Sums {
         const int row = i / points_per_row, column = i % points_per_row;
         const std::size_t offset = static_cast<std::size_t>(row) * columns;
         const double* h = work.staged(SeparableWorkspace::h) + offset;
-        const double* z1 = work.staged(SeparableWorkspace::z1) + offset;
-        const double* z2 = work.staged(SeparableWorkspace::z2) + offset;
+        const double* u1 = work.staged(SeparableWorkspace::u1) + offset;
+        const double* u2 = work.staged(SeparableWorkspace::u2) + offset;
         const double* v = work.staged(SeparableWorkspace::v) + offset;
-        const double* v_dw1 = work.staged(SeparableWorkspace::v_dw1) + offset;
-        double e_h = 0.0, e_z1 = 0.0, e_z2 = 0.0, e_vdw1 = 0.0, e_vdw2 = 0.0;
+        double e_h = 0.0, e_u1 = 0.0, e_u2 = 0.0, e_vdw2 = 0.0;
         for (int m = 0; m < L; ++m) {
             const Node node = nodes[m];
             const auto a2 = evaluate.along_axis(column, node);
             e_h += node.omega * Evaluator::axis2_sum(h, a2);
-            e_z1 += node.omega * Evaluator::axis2_sum(z1, a2);
-            e_z2 += node.omega * Evaluator::axis2_sum(z2, a2);
-            e_vdw1 += node.omega * Evaluator::axis2_sum(v_dw1, a2);
+            e_u1 += node.omega * Evaluator::axis2_sum(u1, a2);
+            e_u2 += node.omega * Evaluator::axis2_sum(u2, a2);
             e_vdw2 += node.omega * node.dW * Evaluator::axis2_sum(v, a2);
         }
         double y = e_h + terms.h_constant;
-        Vec2 z{{terms.z_scale * e_z1 + e_vdw1, terms.z_scale * e_z2 + e_vdw2}};
+        Vec2 z{{e_u1, e_u2 + e_vdw2}};
         double* sum_y = work.sum(SeparableWorkspace::explicit_y);
         double* sum_z1 = work.sum(SeparableWorkspace::z1_sum);
         double* sum_z2 = work.sum(SeparableWorkspace::z2_sum);

@@ -238,7 +238,7 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps)
 }
 
 double separable_layer_flops(int M, int L) {
-    return (M + 1.0) * (M + 3.0) * (34.0 * L + 15.0) + (M + 1.0) * (M + 1.0) * (46.0 * L + 8.0);
+    return (M + 1.0) * (M + 3.0) * (34.0 * L + 18.0) + (M + 1.0) * (M + 1.0) * (37.0 * L + 5.0);
 }
 
 double fused_node_evaluations(const BenchResult& r) {
@@ -381,7 +381,7 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         if (r.separable_layers > 0)
             notes += "    separable pass (an affine driver) for " + std::to_string(r.separable_layers) + " of the " +
                      std::to_string(layer_reads(r.K, r.N, r.substeps)) +
-                     " layer reads: (M+1)(M+3)(34 L + 15) + (M+1)^2 (46 L + 8) = " +
+                     " layer reads: (M+1)(M+3)(34 L + 18) + (M+1)^2 (37 L + 5) = " +
                      format_number(separable_layer_flops(r.M, r.L), "%.4g") + " flops per layer, " +
                      format_number(separable_layer_flops(r.M, r.L) / std::pow((r.M + 1.0) * r.L, r.dimension), "%.3g") +
                      " per node evaluation it replaces\n";

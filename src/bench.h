@@ -76,11 +76,11 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps)
 // The flops of the separable pass (2D, an affine driver; separable_pass.h) for one layer it reads, counted as
 // node_cost counts (what depends on the grid, the layer or the node alone is not counted):
 //   axis-1 points, (M+1) rows x (M+3) ghosted columns: per node omega dW (1) and per function its axis-1 sum
-//     (4 products, 3 sums: 7) added with omega and with omega dW (4): 34 L; the five combinations (5 each but
-//     z_1, z_2: 15);
-//   axis-2 points, (M+1)^2: per node omega dW (1), five axis-2 sums (35), four added with omega (8), one with
-//     omega dW (2): 46 L; the layer's part and its addition to the point's sums 8;
-// (M+1)(M+3)(34 L + 15) + (M+1)^2 (46 L + 8), and no transcendental calls. It replaces (M+1)^2 L^2 node evaluations.
+//     (4 products, 3 sums: 7) added with omega and with omega dW (4): 34 L; the four combinations (h 5, u1 7, u2 1,
+//     v 5: 18);
+//   axis-2 points, (M+1)^2: per node omega dW (1), four axis-2 sums (28), three added with omega (6), one with
+//     omega dW (2): 37 L; the layer's part (2) and its addition to the point's sums (3): 5;
+// (M+1)(M+3)(34 L + 18) + (M+1)^2 (37 L + 5), and no transcendental calls. It replaces (M+1)^2 L^2 node evaluations.
 double separable_layer_flops(int M, int L);
 
 // The FP64 ceiling the rates are compared with: one H200, fused multiply-adds (docs/performance.md, Ceilings).
