@@ -32,16 +32,29 @@
 namespace bsde {
 
 // B-spline coefficients c_{j-1}, j = 0..M+2, of `columns` 1D splines (values and moments column after
-// column, M+1 each), written transposed: out[j * columns + column], for k = j * columns + column.
+// column, M+1 each), written transposed: out[j * columns + column].
 //   c_i = v_i - dx^2 m_i / 6,  c_{-1} = dx^2 m_0 + 2 c_0 - c_1,  c_{M+1} = dx^2 m_M + 2 c_M - c_{M-1}.
+// Visit k takes one (j, column) of tiles of tile_rows j by tile_columns columns, tile after tile, a tile's row j
+// contiguous: on a GPU a warp writes 32 neighbouring columns of one j, and the warps of a block that read the next
+// j of the same columns find their lines of values and moments in L1 (one visit after another in j, as in rows of
+// `columns` visits, would read each line anew for every j).
 struct BSplineCoefficients {
+    static constexpr int tile_rows = 8, tile_columns = 32;
     const double* values;
     const double* moments;
     double* out;
     double dx2;
     int M, columns;
+    static int visits(int M, int columns) {
+        return (M + 3 + tile_rows - 1) / tile_rows * ((columns + tile_columns - 1) / tile_columns) * tile_rows *
+               tile_columns;
+    }
     __host__ __device__ void operator()(int k) const {
-        const int j = k / columns, column = k % columns;
+        const int tiles_across = (columns + tile_columns - 1) / tile_columns;
+        const int tile = k / (tile_rows * tile_columns), in_tile = k % (tile_rows * tile_columns);
+        const int j = tile / tiles_across * tile_rows + in_tile / tile_columns;
+        const int column = tile % tiles_across * tile_columns + in_tile % tile_columns;
+        if (j > M + 2 || column >= columns) return;  // a tile past the edge
         const double* v = values + column * (M + 1);
         const double* m = moments + column * (M + 1);
         const double h = dx2 / 6.0;
@@ -52,7 +65,7 @@ struct BSplineCoefficients {
             c = dx2 * m[M] + 2.0 * (v[M] - h * m[M]) - (v[M - 1] - h * m[M - 1]);
         else
             c = v[j - 1] - h * m[j - 1];
-        out[k] = c;
+        out[j * columns + column] = c;
     }
 };
 
@@ -254,11 +267,11 @@ public:
             const double* f = values + k * points;
             spline_.fit(f, raw(moments_), n);  // (a) rows i1, contiguous in i2
             thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                             thrust::counting_iterator<int>(ghosted * n),
+                             thrust::counting_iterator<int>(BSplineCoefficients::visits(M_, n)),
                              BSplineCoefficients{f, raw(moments_), raw(row_coefficients_), dx_ * dx_, M_, n});
             spline_.fit(raw(row_coefficients_), raw(moments_), ghosted);  // (b) columns j2, contiguous in i1
             thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                             thrust::counting_iterator<int>(ghosted * ghosted),
+                             thrust::counting_iterator<int>(BSplineCoefficients::visits(M_, ghosted)),
                              BSplineCoefficients{raw(row_coefficients_), raw(moments_), data + k * data_size(),
                                                  dx_ * dx_, M_, ghosted});
         }
