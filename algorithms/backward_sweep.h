@@ -344,13 +344,12 @@ private:
                 const Node* nodes = coefficients.smooth_rule.table + (j - 1) * s_.L;
                 const SeparableLayerTerms terms =
                     SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problem_, t_n + j * dt));
-                thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                                 thrust::counting_iterator<int>(SeparableAxis1Sums<Evaluator>::visits(space_.M)),
-                                 SeparableAxis1Sums<Evaluator>{evaluator, ring.layer(n + j), nodes, s_.L, terms, work});
-                thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                                 thrust::counting_iterator<int>(points_),
-                                 SeparableAxis2Sums<Problem, Evaluator>{evaluator, nodes, s_.L, terms, work, j == K,
-                                                                        j == 1 && !kinked_alone, gamma_z[0], solve});
+                context_.template for_each_group<1, axis1_blocks_per_sm>(
+                    SeparableAxis1Sums<Evaluator>::visits(space_.M),
+                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), nodes, s_.L, terms, work}});
+                context_.template for_each_group<1, axis2_blocks_per_sm>(
+                    points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{
+                                 {evaluator, nodes, s_.L, terms, work, j == K, j == 1 && !kinked_alone, gamma_z[0], solve}});
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
                         const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);
@@ -634,6 +633,12 @@ private:
     // for_each_group's one wave gives), 0.1898 s with 4 lanes and 3 blocks (80 registers), 0.1891 s with 8 and 3,
     // 0.1901 s with 4 and 2 (docs/performance.md, entry 37).
     static constexpr int kink_band_lanes = 8, kink_band_blocks_per_sm = 3;
+    // Blocks per SM of the separable pass's axis-1 and axis-2 sums (on cuda; one thread per visit): on an H100 ex5
+    // K = 6, N = 64 0.1616-0.1628 s as thrust::for_each's (128 and 64 registers), 0.1551-0.1557 s with the axis-1 sums
+    // at 2 blocks (128 registers; 3: 0.1612-0.162 s, 4: 0.1842 s), then 0.1472-0.1475 s with the axis-2 sums at 4
+    // (64 registers; 3: 0.1479 s, 2: 0.1481 s); ex4 K = 3, N = 32 0.0138 -> 0.0127 -> 0.0125 s (docs/performance.md,
+    // entry 37).
+    static constexpr int axis1_blocks_per_sm = 2, axis2_blocks_per_sm = 4;
     // Whether a call of the pass may take several neighbouring grid points (points_per_call).
     static constexpr bool runs_possible = MultistepPointUpdate<Problem, Evaluator>::runs_possible;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128

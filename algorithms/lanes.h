@@ -36,6 +36,17 @@ struct awaits_previous_work : std::false_type {};
 template <class Body>
 struct awaits_previous_work<Body, std::enable_if_t<Body::awaits_previous_work>> : std::true_type {};
 
+// A body of one visit, body(k), run by for_each_group with one lane per visit: the visit's lane calls it, and no thread
+// past the visits (on cuda a last block's spare threads, which for_each_group gives the last visit).
+template <class Body>
+struct EachVisit {
+    Body body;
+    template <class Lanes>
+    __host__ __device__ void operator()(int k, const Lanes& lanes) const {
+        if (lanes.stores()) body(k);
+    }
+};
+
 // Visits point body(i, lanes) for i = 0..count-1 with one lane per point: the host contexts' for_each_group.
 template <class Body>
 struct OnSingleLane {
