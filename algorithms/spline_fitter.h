@@ -42,14 +42,9 @@ public:
     void fit(const double* values, double* moments, int columns) {
         const int points = M_ + 1;
         if (solve_ == SplineSolve::inverse_band) {
-            const SplineMomentsByInverseBand single{values, moments, raw(left_), raw(right_), raw(kernel_),
-                                                    1.0 / (dx_ * dx_), M_, W_, E_};
-            if (columns > 2)  // a 2D fit: neighbours in pairs (the 1D fit's two columns need every thread)
-                context_.template for_each_group<inverse_band_lanes, inverse_band_blocks_per_sm>(
-                    SplineMomentPairsByInverseBand::pairs(M_) * columns, SplineMomentPairsByInverseBand{single});
-            else
-                context_.template for_each_group<inverse_band_lanes, inverse_band_blocks_per_sm>(points * columns,
-                                                                                               single);
+            context_.template for_each_group<inverse_band_lanes, inverse_band_blocks_per_sm>(
+                points * columns, SplineMomentsByInverseBand{values, moments, raw(left_), raw(right_), raw(kernel_),
+                                                             1.0 / (dx_ * dx_), M_, W_, E_});
             return;
         }
         auto rhs = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),

@@ -78,13 +78,7 @@ struct SplineMomentsByInverseBand {
     __host__ __device__ void operator()(int k, const Lanes& lanes) const {
         lanes.wait_for_previous_work();
         const int i = k % (M + 1);
-        const double sum = lanes.sum(lane_sum(values + (k - i), i, lanes));
-        if (lanes.stores()) moments[k] = 6.0 * inv_dx2 * sum;
-    }
-
-    // This lane's part of m_i dx^2 / 6 of the column v.
-    template <class Lanes>
-    __host__ __device__ double lane_sum(const double* v, int i, const Lanes& lanes) const {
+        const double* v = values + (k - i);
         const double* row = i < E ? left + i * (2 * W + 1)
                             : i > M - E ? right + (i - (M - E + 1)) * (2 * W + 1)
                                         : kernel;
@@ -102,52 +96,8 @@ struct SplineMomentsByInverseBand {
                 here = after;
             }
         }
-        return sum;
-    }
-};
-
-// The same moments two neighbours a call, for fits of many columns (2D): call k takes the entries i = 2 p, 2 p + 1
-// of column k / pairs (pairs = ceil((M+1) / 2); the last pair of a column of odd length is M - 1, M, of which it
-// stores M). Where both rows are the kernel's and their terms lie in 1..M-1, one pass over the 2W + 2 terms serves
-// both, each value loaded and each second difference formed once for the two (the same products, added in the same
-// order, as one at a time); elsewhere each by itself.
-struct SplineMomentPairsByInverseBand {
-    static constexpr bool awaits_previous_work = true;
-    SplineMomentsByInverseBand single;
-    __host__ __device__ static int pairs(int M) { return (M + 2) / 2; }
-    template <class Lanes>
-    __host__ __device__ void operator()(int k, const Lanes& lanes) const {
-        lanes.wait_for_previous_work();
-        const int M = single.M, W = single.W, n = M + 1;
-        const int column = k / pairs(M), i = 2 * (k % pairs(M)) + 1 < n ? 2 * (k % pairs(M)) : n - 2;
-        const double* v = single.values + static_cast<long long>(column) * n;
-        double sum0 = 0.0, sum1 = 0.0;
-        if (i >= single.E && i + 1 <= M - single.E && i - W >= 1 && i + 1 + W <= M - 1) {
-            // terms t = 0..2W+1 at j = i - W + t: m_i takes kernel[t] (t <= 2W), m_{i+1} kernel[t - 1] (t >= 1)
-            const int terms = 2 * W + 2, run = (terms + Lanes::size - 1) / Lanes::size;
-            const int begin = lanes.lane() * run, end = begin + run - 1 < terms - 1 ? begin + run - 1 : terms - 1;
-            if (begin <= end) {
-                double before = v[i - W + begin - 1], here = v[i - W + begin];
-                BSDE_UNROLL(8)
-                for (int t = begin; t <= end; ++t) {
-                    const double after = v[i - W + t + 1];
-                    const double second_difference = before - 2.0 * here + after;
-                    if (t <= 2 * W) sum0 += single.kernel[t] * second_difference;
-                    if (t >= 1) sum1 += single.kernel[t - 1] * second_difference;
-                    before = here;
-                    here = after;
-                }
-            }
-        } else {
-            sum0 = single.lane_sum(v, i, lanes);
-            sum1 = single.lane_sum(v, i + 1, lanes);
-        }
-        sum0 = lanes.sum(sum0);
-        sum1 = lanes.sum(sum1);
-        if (!lanes.stores()) return;
-        double* m = single.moments + static_cast<long long>(column) * n;
-        if (i == 2 * (k % pairs(M))) m[i] = 6.0 * single.inv_dx2 * sum0;  // not the last pair's first, stored before
-        m[i + 1] = 6.0 * single.inv_dx2 * sum1;
+        sum = lanes.sum(sum);
+        if (lanes.stores()) moments[k] = 6.0 * inv_dx2 * sum;
     }
 };
 
