@@ -1,7 +1,7 @@
 // A driver affine in (y, z) and the same at every w, at a fixed time t:
 //   f(t, w, y, z) = a + b y + c . z        (a, b, c functions of t alone)
 // A problem with such a driver returns one from driver_at(t) (sweep_functors.h, driver_at). The sweep then takes
-// E_j[f_j] and E_j[f_j dW] of its 2D smooth layers from E_j of the layer's own functions, axis by axis
+// E_j[f_j] and E_j[f_j dW] of its 2D layers from E_j of the layer's own functions, axis by axis
 // (separable_pass.h), and the stability analysis reads df/dz = c (problems/problem_support.h, driver_z_gradient).
 #pragma once
 #include <type_traits>

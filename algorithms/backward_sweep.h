@@ -266,7 +266,7 @@ private:
         }
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         if (stage_.stride > 0 && !separable_step)
-            for (int j = 1; j <= std::max(ky, kz); ++j)
+            for (int j = 1; j <= K; ++j)
                 if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
         step_times_.push_back(t_n);
         ++steps_done_;

@@ -75,6 +75,12 @@ struct SeparableWorkspace {
     __host__ __device__ std::size_t points() const { return static_cast<std::size_t>(M + 1) * (M + 1); }
     __host__ __device__ double* staged(int which) const { return base + which * staged_size(); }
     __host__ __device__ double* sum(int which) const { return base + staged_arrays * staged_size() + which * points(); }
+    // Grid point i's sums: explicit y and g1_0 z.
+    __host__ __device__ void store_sums(int i, double y, const Vec2& z) const {
+        sum(explicit_y)[i] = y;
+        sum(z1_sum)[i] = z[0];
+        sum(z2_sum)[i] = z[1];
+    }
     static std::size_t doubles(int M) {
         const SeparableWorkspace shape{nullptr, M};
         return staged_arrays * shape.staged_size() + sums * shape.points();
@@ -184,21 +190,15 @@ struct SeparableAxis2Sums {
         }
         double y = e_h + terms.h_constant;
         Vec2 z{{e_u1, e_u2 + e_vdw2}};
-        double* sum_y = work.sum(SeparableWorkspace::explicit_y);
-        double* sum_z1 = work.sum(SeparableWorkspace::z1_sum);
-        double* sum_z2 = work.sum(SeparableWorkspace::z2_sum);
         if (!first_layer) {
-            y += sum_y[i];
-            z[0] += sum_z1[i];
-            z[1] += sum_z2[i];
+            y += work.sum(SeparableWorkspace::explicit_y)[i];
+            z[0] += work.sum(SeparableWorkspace::z1_sum)[i];
+            z[1] += work.sum(SeparableWorkspace::z2_sum)[i];
         }
-        if (last_layer) {
+        if (last_layer)
             solve(i, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
-        } else {
-            sum_y[i] = y;
-            sum_z1[i] = z[0];
-            sum_z2[i] = z[1];
-        }
+        else
+            work.store_sums(i, y, z);
     }
 };
 
@@ -245,7 +245,7 @@ struct KinkBandVisits {
         const double low = centre - rule.resolved_half_width(variance) / fabs(n_along);
         const double first = fmax(floor((low - grid.x_min) / grid.dx), 0.0);  // a double: far lines pass the ints
         const double at = first + k % width;
-        if (!(at >= 0.0 && at <= grid.M)) return -1;
+        if (!(at <= grid.M)) return -1;
         const int index_along = static_cast<int>(at);
         const int i = along == 0 ? index_along * (grid.M + 1) + line : line * (grid.M + 1) + index_along;
         return rule.resolves(variance, grid(i)) ? i : -1;
@@ -274,10 +274,7 @@ struct SeparableKinkBandSums {
         const double y = lanes.sum(terms.y_weight * e.y + terms.f_weight * e.f);
         const double z1 = lanes.sum(terms.z_scale * e.z[0] + terms.f_dw_weight * e.f_dw[0]);
         const double z2 = lanes.sum(terms.z_scale * e.z[1] + terms.f_dw_weight * e.f_dw[1]);
-        if (i < 0 || !lanes.stores()) return;
-        work.sum(SeparableWorkspace::explicit_y)[i] = y;
-        work.sum(SeparableWorkspace::z1_sum)[i] = z1;
-        work.sum(SeparableWorkspace::z2_sum)[i] = z2;
+        if (i >= 0 && lanes.stores()) work.store_sums(i, y, Vec2{{z1, z2}});
     }
 };
 

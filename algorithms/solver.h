@@ -69,9 +69,10 @@ struct SchemeSettings {
     // not on the command line): 0 = chosen to fill the device (BackwardSweep::points_per_call), else 1 to
     // max_points_per_call. Every choice gives the same results, operation for operation; other passes take one.
     int points_per_call = 0;
-    // Whether the 2D steps that read no kinked layer take their expectations by the separable pass where it applies
-    // (separable_pass.h: an affine driver and the tensor spline); false: the fused pass everywhere. The two give
-    // the same results to rounding (a verification and benchmark setting: bsde bench's key separable).
+    // Whether the 2D steps take their expectations by the separable pass where it applies (separable_pass.h: an
+    // affine driver and the tensor spline; a kinked terminal layer's band by the kink-line rule's nodes); false: the
+    // fused pass everywhere. The two give the same results to rounding (a verification and benchmark setting: bsde
+    // bench's key separable).
     bool separable_pass = true;
 
     int K() const { return Ky > Kz ? Ky : Kz; }
