@@ -19,14 +19,15 @@ std::string to_string(SplineSolve solve) {
         case SplineSolve::automatic: return "auto";
         case SplineSolve::tridiagonal: return "tridiagonal";
         case SplineSolve::inverse_band: return "inverse-band";
+        case SplineSolve::chunks: return "chunks";
     }
     return "?";
 }
 
 SplineSolve parse_spline_solve(const std::string& name) {
-    for (SplineSolve s : {SplineSolve::automatic, SplineSolve::tridiagonal, SplineSolve::inverse_band})
+    for (SplineSolve s : {SplineSolve::automatic, SplineSolve::tridiagonal, SplineSolve::inverse_band, SplineSolve::chunks})
         if (name == to_string(s)) return s;
-    throw InputError("--spline-solve '" + name + "': allowed values are auto, tridiagonal, inverse-band");
+    throw InputError("--spline-solve '" + name + "': allowed values are auto, tridiagonal, inverse-band, chunks");
 }
 
 TridiagonalBands spline_system(int M, SplineBoundary boundary) {
