@@ -36,13 +36,13 @@ SplineThomasFactors spline_thomas_factors(int M, SplineBoundary boundary);
 // columns + column for chunk = 0..chunks-1 (neighbouring tasks: one chunk of neighbouring columns, so that on the
 // GPU a warp reads the same row's factors). Chunk k holds the rows first(k)..first(k+1)-1, first(k) =
 // floor(k (M+1) / chunks): at least 3 rows when chunks <= (M+1) / 3, as the not-a-knot ends need (chunks_for).
-// The d' of the chunk and of the margin after it stay in the thread's own array. It reads the values only after the work before it is done
+// The chunk's d' go to its moments, which the backward sweep then overwrites; the d' of the margin after it, which
+// other chunks own, stay in the thread's own array. It reads the values only after the work before it is done
 // (awaits_previous_work), as the inverse band does.
 struct SplineMomentsByChunks {
     static constexpr bool awaits_previous_work = true;
     static constexpr int margin = 40;
     static constexpr int chunk_rows = 64;  // rows a chunk, at most (chunks_for)
-    static constexpr int batch = 8;        // rows whose loads are issued together
     const double* values;
     double* moments;
     const double* scaled_lower;
@@ -73,42 +73,27 @@ struct SplineMomentsByChunks {
         const int to = end - 1 + margin < M ? end - 1 + margin : M;
         const double scale = 6.0 * inv_dx2;
 
-        // forward over from..to, `batch` rows at a time (their loads first, then the recurrence); d' of the chunk
-        // and of the margin after it kept for the backward sweep
-        double kept[chunk_rows + margin];
+        // forward over from..to: the margin before the chunk, the chunk (into m), the margin after it (into after)
+        double after[margin];
         double d = 0.0;
         double before = from > 0 ? v[from - 1] : 0.0, here = v[from];
-        for (int top = from; top <= to; top += batch) {
-            double next[batch], e[batch], inverse[batch];
-            BSDE_UNROLL(8)
-            for (int b = 0; b < batch; ++b) {
-                const int i = top + b <= to ? top + b : to;
-                next[b] = i < M ? v[i + 1] : 0.0;
-                e[b] = scaled_lower[i];
-                inverse[b] = inverse_pivot[i];
-            }
-            BSDE_UNROLL(8)
-            for (int b = 0; b < batch && top + b <= to; ++b) {
-                const int i = top + b;
-                const double r = i == 0 || i == M ? 0.0 : scale * (before - 2.0 * here + next[b]);
-                d = r * inverse[b] - e[b] * d;
-                if (i >= begin) kept[i - begin] = d;
-                before = here;
-                here = next[b];
-            }
+        for (int i = from; i <= to; ++i) {
+            const double next = i < M ? v[i + 1] : 0.0;
+            const double r = i == 0 || i == M ? 0.0 : scale * (before - 2.0 * here + next);
+            d = r * inverse_pivot[i] - scaled_lower[i] * d;
+            if (i >= end)
+                after[i - end] = d;
+            else if (i >= begin)
+                m[i] = d;
+            before = here;
+            here = next;
         }
-        // backward from `to` down to the chunk's first row, likewise
+        // backward from `to` down to the chunk's first row
         double x = 0.0;  // m_{i+1}
-        for (int bottom = to; bottom >= begin; bottom -= batch) {
-            double c[batch];
-            BSDE_UNROLL(8)
-            for (int b = 0; b < batch; ++b) c[b] = upper_prime[bottom - b >= begin ? bottom - b : begin];
-            BSDE_UNROLL(8)
-            for (int b = 0; b < batch && bottom - b >= begin; ++b) {
-                const int i = bottom - b;
-                x = kept[i - begin] - c[b] * x;
-                if (i < end) m[i] = x;
-            }
+        for (int i = to; i >= end; --i) x = after[i - end] - upper_prime[i] * x;
+        for (int i = end - 1; i >= begin; --i) {
+            x = m[i] - upper_prime[i] * x;
+            m[i] = x;
         }
         if (not_a_knot && begin == 0) m[0] = 2.0 * m[1] - m[2];
         if (not_a_knot && end == M + 1) m[M] = 2.0 * m[M - 1] - m[M - 2];
