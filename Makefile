@@ -31,7 +31,7 @@ BOOST_PO   := $(BOOST_LIB)/libboost_program_options.a
 BOOST_TEST_HEADER := /usr/include/boost/test/included/unit_test.hpp
 
 CORE_SRC := algorithms/gauss_hermite.cpp algorithms/multistep_weights.cpp algorithms/grid.cpp \
-            algorithms/cubic_spline.cpp algorithms/spline_chunks.cpp algorithms/spline_inverse_band.cpp algorithms/solver.cpp algorithms/stability.cpp algorithms/backend.cpp \
+            algorithms/cubic_spline.cpp algorithms/spline_inverse_band.cpp algorithms/solver.cpp algorithms/stability.cpp algorithms/backend.cpp \
             problems/registry.cpp src/backend_serial.cpp src/backend_omp.cpp
 CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/study.cpp src/study_output.cpp src/progress.cpp \
             src/bench.cpp src/build_info.cpp

@@ -19,15 +19,14 @@ std::string to_string(SplineSolve solve) {
         case SplineSolve::automatic: return "auto";
         case SplineSolve::tridiagonal: return "tridiagonal";
         case SplineSolve::inverse_band: return "inverse-band";
-        case SplineSolve::chunks: return "chunks";
     }
     return "?";
 }
 
 SplineSolve parse_spline_solve(const std::string& name) {
-    for (SplineSolve s : {SplineSolve::automatic, SplineSolve::tridiagonal, SplineSolve::inverse_band, SplineSolve::chunks})
+    for (SplineSolve s : {SplineSolve::automatic, SplineSolve::tridiagonal, SplineSolve::inverse_band})
         if (name == to_string(s)) return s;
-    throw InputError("--spline-solve '" + name + "': allowed values are auto, tridiagonal, inverse-band, chunks");
+    throw InputError("--spline-solve '" + name + "': allowed values are auto, tridiagonal, inverse-band");
 }
 
 TridiagonalBands spline_system(int M, SplineBoundary boundary) {

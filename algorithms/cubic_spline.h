@@ -26,9 +26,9 @@ SplineBoundary parse_spline_boundary(const std::string& name);  // throws InputE
 // gtsv2_nopivot on cuda) or the solve-free product with the band of the inverse (spline_inverse_band.h),
 // equal to rounding; automatic = inverse_band on the GPU (where the solve is latency bound), tridiagonal
 // on the host backends.
-enum class SplineSolve { automatic, tridiagonal, inverse_band, chunks };
+enum class SplineSolve { automatic, tridiagonal, inverse_band };
 
-std::string to_string(SplineSolve solve);                  // auto, tridiagonal, inverse-band, chunks
+std::string to_string(SplineSolve solve);                  // auto, tridiagonal, inverse-band
 SplineSolve parse_spline_solve(const std::string& name);   // throws InputError
 
 // automatic resolved for a backend context: inverse_band where it runs on the GPU, else tridiagonal.

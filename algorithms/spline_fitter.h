@@ -3,9 +3,7 @@
 //                 the not-a-knot ends;
 //   inverse_band: one pass m = Q r over points x columns with the band of Q = (ends) A^{-1}
 //                 (spline_inverse_band.h), no solve: on the GPU the solve is latency bound (~67 us for
-//                 m = 32769) while the band pass is a plain streaming kernel. Equal to rounding;
-//   chunks:       the tridiagonal solve's Thomas recurrences in chunks of rows, each thread one chunk of one column
-//                 with margins on both sides (spline_chunks.h): O(1) work a row, and many threads a column.
+//                 m = 32769) while the band pass is a plain streaming kernel. Equal to rounding.
 // automatic: inverse_band when Context::runs_on_gpu, else tridiagonal (O(M) and cheapest on a CPU).
 #pragma once
 #include <thrust/copy.h>
@@ -15,7 +13,6 @@
 
 #include "cubic_spline.h"
 #include "raw_pointer.h"
-#include "spline_chunks.h"
 #include "spline_inverse_band.h"
 
 namespace bsde {
@@ -33,11 +30,6 @@ public:
             left_.assign(band.left.begin(), band.left.end());
             right_.assign(band.right.begin(), band.right.end());
             kernel_.assign(band.kernel.begin(), band.kernel.end());
-        } else if (solve_ == SplineSolve::chunks) {  // the factors, likewise
-            const SplineThomasFactors factors = spline_thomas_factors(M, boundary);
-            scaled_lower_.assign(factors.scaled_lower.begin(), factors.scaled_lower.end());
-            inverse_pivot_.assign(factors.inverse_pivot.begin(), factors.inverse_pivot.end());
-            upper_prime_.assign(factors.upper_prime.begin(), factors.upper_prime.end());
         } else {
             const TridiagonalBands bands = spline_system(M, boundary);
             lower_.assign(bands.lower.begin(), bands.lower.end());
@@ -55,14 +47,6 @@ public:
                                                              1.0 / (dx_ * dx_), M_, W_, E_});
             return;
         }
-        if (solve_ == SplineSolve::chunks) {
-            const int chunks = SplineMomentsByChunks::chunks_for(M_);
-            context_.template for_each_group<1, chunks_blocks_per_sm>(
-                chunks * columns, SplineMomentsByChunks{values, moments, raw(scaled_lower_), raw(inverse_pivot_), raw(upper_prime_),
-                                                        1.0 / (dx_ * dx_), M_, columns, chunks,
-                                                        boundary_ == SplineBoundary::not_a_knot});
-            return;
-        }
         auto rhs = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
                                                    SplineRightHandSide{values, 1.0 / (dx_ * dx_), M_});
         thrust::copy(context_.policy(), rhs, rhs + points * columns, moments);
@@ -72,11 +56,10 @@ public:
                              thrust::counting_iterator<int>(columns), NotAKnotEnds{moments, M_});
     }
 
-    // The bands or the factors (3 (M+1) doubles), or the inverse-band tables ((2E + 1)(2W + 1) doubles).
+    // The bands (3 (M+1) doubles) or the inverse-band tables ((2E + 1)(2W + 1) doubles).
     double storage_bytes() const {
         return sizeof(double) * static_cast<double>(lower_.size() + diag_.size() + upper_.size() + left_.size() +
-                                                    right_.size() + kernel_.size() + scaled_lower_.size() +
-                                                    inverse_pivot_.size() + upper_prime_.size());
+                                                    right_.size() + kernel_.size());
     }
 
 private:
@@ -88,7 +71,6 @@ private:
     // 1.6 waves of 4 lanes before, 0.6 of 2 now) -3.8 %, the other bench sizes, 1D and 2D, within 1 %
     // (docs/performance.md, entry 30).
     static constexpr int inverse_band_blocks_per_sm = 4;
-    static constexpr int chunks_blocks_per_sm = 4;
 
     Context& context_;
     int M_;
@@ -97,7 +79,6 @@ private:
     SplineSolve solve_;
     int W_ = 0, E_ = 0;
     typename Context::template vector<double> lower_, diag_, upper_;  // tridiagonal: the matrix, M+1 each
-    typename Context::template vector<double> scaled_lower_, inverse_pivot_, upper_prime_;  // chunks: its factors
     typename Context::template vector<double> left_, right_, kernel_;  // inverse_band: the tables
 };
 

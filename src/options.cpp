@@ -105,9 +105,8 @@ po::options_description shared_options() {
          "2D problems: spline (tensor-product cubic spline, default) or bicubic (the paper's)")
         ("spline-solve", po::value<std::string>()->value_name("HOW"),
          "spline moments (1D spline, 2D tensor spline): auto (default: inverse-band on cuda, tridiagonal on "
-         "omp/serial), tridiagonal (one batched solve), inverse-band (no solve: the band of the inverse "
-         "matrix) or chunks (the solve's recurrences in chunks of rows, each with margins); the same spline to "
-         "rounding")
+         "omp/serial), tridiagonal (one batched solve) or inverse-band (no solve: the band of the inverse "
+         "matrix; same spline to rounding)")
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
         ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")

@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
         {{"solve", "--startup", "sometimes"}, 2, "--startup 'sometimes'"},
         {{"solve", "--spline", "clamped"}, 2, "--spline 'clamped'"},
         {{"solve", "--spline-solve", "foo"}, 2,
-         "--spline-solve 'foo': allowed values are auto, tridiagonal, inverse-band, chunks"},
+         "--spline-solve 'foo': allowed values are auto, tridiagonal, inverse-band"},
         {{"solve", "--config", "/nonexistent/x.ini"}, 2, "--config '/nonexistent/x.ini'"},
         {{"solve", "--config", unknown_key}, 2, "foo"},
         {{"solve", "--config", not_numeric}, 2, "abc"},

@@ -177,7 +177,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--config", ini("solve.ini", "problem = ex4\ninterp = bicubic\nspline-solve = tridiagonal\n")}, 2,
          "solve.ini' line 3: --spline-solve: only for the spline interpolations"},
         {{"solve", "--config", ini("solve_value.ini", "spline-solve = thomas\n")}, 2,
-         "solve_value.ini' line 1: --spline-solve 'thomas': allowed values are auto, tridiagonal, inverse-band, chunks"},
+         "solve_value.ini' line 1: --spline-solve 'thomas': allowed values are auto, tridiagonal, inverse-band"},
         {{"grid", "--config", ini("list.ini", "N = 128,256\n")}, 2, "list.ini' line 1: --N '128,256': one integer expected"},
         {{"solve", "--problem", "ex3", "--config", ini("parameter.ini", "# ex3\n\nS0 = -5\n")}, 2,
          "parameter.ini' line 3: --S0 -5: must be > 0"},
@@ -244,7 +244,7 @@ BOOST_AUTO_TEST_CASE(parser_fuzz, *boost::unit_test::timeout(300)) {
                                            "-K", "--", "-"};
     const std::vector<std::string> values{"0", "1", "-1", "3", "16", "64", "2.5", "1e308", "1e-320", "nan", "inf",
                                           "-inf", "abc", "", "1-6", "1,2", "6-1", "1-", ",", "ex1", "ex2", "ex4", "ex5",
-                                          "auto", "tridiagonal", "inverse-band", "chunks",
+                                          "auto", "tridiagonal", "inverse-band",
                                           "bs-call", "omp", "serial", "cuda", "exact", "kreiss2", "bicubic", "natural",
                                           "\x01", "\xc3\xbc", "99999999999", "--N", "0x10", " 3", "3 ", "+4",
                                           "2147483647", "-2147483648", "ex2-k3-n256", "/nonexistent/o.csv"};
