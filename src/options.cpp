@@ -73,7 +73,7 @@ po::options_description shared_options() {
         ("problem", po::value<std::string>()->value_name("NAME"),
          "problem name or alias (bsde problems lists them; default ex2)")
         ("K", po::value<std::string>()->value_name("K"),
-         "multistep order of y and z (default 3; coefficients: 6); study: a list such as 1-6 or 1,3,5")
+         "multistep order of y and z (default 3, and 6 for bsde coefficients); study: a list such as 1-6 or 1,3,5")
         ("Ky", po::value<int>()->value_name("K"), "multistep order of y (default K)")
         ("Kz", po::value<int>()->value_name("K"), "multistep order of z (default K)")
         ("N", po::value<std::string>()->value_name("N"), "time steps (default 256); study: a list such as 128,256,512")
