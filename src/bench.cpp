@@ -102,7 +102,8 @@ BenchCase parse_case(const std::string& item) {
                 s.separable_pass = value == "on";
             } else
                 throw InputError(where + "unknown key '" + key +
-                                 "' (keys: K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, picard, separable)");
+                                 "' (keys: K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, picard, "
+                                 "separable)");
         } catch (const InputError& e) {
             const std::string message = e.what();
             throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
@@ -285,9 +286,9 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                         "steps", "startup_substeps", "repeats", "median_s", "min_s", "max_s", "seconds",
                         "ms_per_step", "instrumented_s", "pass_fraction", "status_fraction", "fit_fraction",
                         "rest_fraction", "node_evaluations", "node_evaluations_per_s", "flops_per_node",
-                        "transcendentals_per_node", "separable_layers", "flops", "gflops", "percent_of_fp64_ceiling", "pass_gflops", "pass_floor_s",
-                        "pass_over_floor", "y0_error",
-                        "z0_error", "arrays_MiB", "device_MiB"};
+                        "transcendentals_per_node", "separable_layers", "flops", "gflops", "percent_of_fp64_ceiling",
+                        "pass_gflops", "pass_floor_s", "pass_over_floor", "y0_error", "z0_error", "arrays_MiB",
+                        "device_MiB"};
     else
         table.header = {"case",   "backend", "M",        "points",       "steps",   "median s",
                         "min s",  "max s",   "ms/step",  "pass %",       "status %", "fit %",

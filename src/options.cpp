@@ -117,9 +117,8 @@ po::options_description shared_options() {
          "study: write study.csv, study.md and the PNG plots (gnuplot) into DIR; bench: bench.csv and bench.md")
         ("cases", po::value<std::string>()->value_name("LIST"),
          "bench: comma-separated cases, PROBLEM-kK-nN (ex2-k6-n1024) or PROBLEM:KEY=VALUE:... with keys K, N, L, "
-         "T, R, interp, spline, spline_solve, smoothing, startup, picard, separable (ex1:K=2:N=8); default ex2-k6-n1024, "
-         "ex5-k6-n64, "
-         "ex2-k3-n256, ex4-k3-n32")
+         "T, R, interp, spline, spline_solve, smoothing, startup, picard, separable (ex1:K=2:N=8); default "
+         "ex2-k6-n1024, ex5-k6-n64, ex2-k3-n256, ex4-k3-n32")
         ("repeats", po::value<int>()->value_name("R"),
          "bench: timed solves per case and backend (default 5); study: solves per case and backend, taken in rounds, "
          "the median reported (default 1)")
