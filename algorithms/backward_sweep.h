@@ -360,8 +360,8 @@ private:
                 }
             }
             if (kinked_alone)
-                thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                                 thrust::counting_iterator<int>(points_), SeparableSolve<Problem>{work, gamma_z[0], solve});
+                context_.template for_each_group<1, axis2_blocks_per_sm>(
+                    points_, EachVisit<SeparableSolve<Problem>>{{work, gamma_z[0], solve}});
         }
     }
 
