@@ -76,6 +76,13 @@ struct SeparableWorkspace {
     __host__ __device__ double* staged(int which) const { return base + which * staged_size(); }
     __host__ __device__ double* sum(int which) const { return base + staged_arrays * staged_size() + which * points(); }
     // Grid point i's sums: explicit y and g1_0 z.
+    struct PointSums {
+        double y;
+        Vec2 z;
+    };
+    __host__ __device__ PointSums sums_at(int i) const {
+        return {sum(explicit_y)[i], Vec2{{sum(z1_sum)[i], sum(z2_sum)[i]}}};
+    }
     __host__ __device__ void store_sums(int i, double y, const Vec2& z) const {
         sum(explicit_y)[i] = y;
         sum(z1_sum)[i] = z[0];
@@ -191,9 +198,10 @@ struct SeparableAxis2Sums {
         double y = e_h + terms.h_constant;
         Vec2 z{{e_u1, e_u2 + e_vdw2}};
         if (!first_layer) {
-            y += work.sum(SeparableWorkspace::explicit_y)[i];
-            z[0] += work.sum(SeparableWorkspace::z1_sum)[i];
-            z[1] += work.sum(SeparableWorkspace::z2_sum)[i];
+            const auto before = work.sums_at(i);
+            y += before.y;
+            z[0] += before.z[0];
+            z[1] += before.z[1];
         }
         if (last_layer)
             solve(i, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
@@ -210,8 +218,8 @@ struct SeparableSolve {
     double gamma_z0;  // g1_0
     PointSolver<Problem> solve;
     __host__ __device__ void operator()(int i) const {
-        solve(i, work.sum(SeparableWorkspace::explicit_y)[i],
-              Vec2{{work.sum(SeparableWorkspace::z1_sum)[i] / gamma_z0, work.sum(SeparableWorkspace::z2_sum)[i] / gamma_z0}});
+        const auto sums = work.sums_at(i);
+        solve(i, sums.y, Vec2{{sums.z[0] / gamma_z0, sums.z[1] / gamma_z0}});
     }
 };
 
