@@ -6,6 +6,8 @@
 //                 m = 32769) while the band pass is a plain streaming kernel. Equal to rounding.
 // automatic: inverse_band when Context::runs_on_gpu, else tridiagonal (O(M) and cheapest on a CPU).
 #pragma once
+#include <algorithm>
+
 #include <thrust/copy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -29,7 +31,7 @@ public:
             E_ = band.E;
             left_.assign(band.left.begin(), band.left.end());
             right_.assign(band.right.begin(), band.right.end());
-            kernel_.assign(band.kernel.begin(), band.kernel.end());
+            std::copy(band.kernel.begin(), band.kernel.end(), kernel_.q);  // empty where M < 2E
         } else {
             const TridiagonalBands bands = spline_system(M, boundary);
             lower_.assign(bands.lower.begin(), bands.lower.end());
@@ -43,7 +45,7 @@ public:
         const int points = M_ + 1;
         if (solve_ == SplineSolve::inverse_band) {
             context_.template for_each_group<inverse_band_lanes, inverse_band_blocks_per_sm>(
-                points * columns, SplineMomentsByInverseBand{values, moments, raw(left_), raw(right_), raw(kernel_),
+                points * columns, SplineMomentsByInverseBand{values, moments, raw(left_), raw(right_), kernel_,
                                                              1.0 / (dx_ * dx_), M_, W_, E_});
             return;
         }
@@ -56,10 +58,11 @@ public:
                              thrust::counting_iterator<int>(columns), NotAKnotEnds{moments, M_});
     }
 
-    // The bands (3 (M+1) doubles) or the inverse-band tables ((2E + 1)(2W + 1) doubles).
+    // The bands (3 (M+1) doubles) or the inverse-band's edge rows (2E (2W + 1) doubles; its kernel goes with each
+    // launch).
     double storage_bytes() const {
-        return sizeof(double) * static_cast<double>(lower_.size() + diag_.size() + upper_.size() + left_.size() +
-                                                    right_.size() + kernel_.size());
+        return sizeof(double) *
+               static_cast<double>(lower_.size() + diag_.size() + upper_.size() + left_.size() + right_.size());
     }
 
 private:
@@ -79,7 +82,8 @@ private:
     SplineSolve solve_;
     int W_ = 0, E_ = 0;
     typename Context::template vector<double> lower_, diag_, upper_;  // tridiagonal: the matrix, M+1 each
-    typename Context::template vector<double> left_, right_, kernel_;  // inverse_band: the tables
+    typename Context::template vector<double> left_, right_;  // inverse_band: the edge rows
+    SplineMomentsByInverseBand::Kernel kernel_{};              // and the kernel (in each launch's parameters)
 };
 
 }  // namespace bsde

@@ -67,11 +67,17 @@ SplineInverseBand spline_inverse_band(int M, SplineBoundary boundary);
 // (docs/performance.md, entry 29).
 struct SplineMomentsByInverseBand {
     static constexpr bool awaits_previous_work = true;
+    // The kernel held by value: on a GPU the launch's parameters, so that its terms come through the constant
+    // cache, one broadcast to a warp's points (all at the same term), and not through L1 beside the values (on an
+    // H100 ex5's moments 52.9 -> 42.6 us a function and axis, ex2's fit 8.0 -> 7.5 us; docs/performance.md, entry 40).
+    struct Kernel {
+        double q[2 * spline_inverse_band_width + 1];
+    };
     const double* values;
     double* moments;
     const double* left;
     const double* right;
-    const double* kernel;
+    Kernel kernel;
     double inv_dx2;
     int M, W, E;
     template <class Lanes>
@@ -79,25 +85,33 @@ struct SplineMomentsByInverseBand {
         lanes.wait_for_previous_work();
         const int i = k % (M + 1);
         const double* v = values + (k - i);
-        const double* row = i < E ? left + i * (2 * W + 1)
-                            : i > M - E ? right + (i - (M - E + 1)) * (2 * W + 1)
-                                        : kernel;
         const int first = i - W > 1 ? i - W : 1, last = i + W < M - 1 ? i + W : M - 1;
         const int run = (last - first + Lanes::size) / Lanes::size;  // ceil(terms / G)
         const int begin = first + lanes.lane() * run, end = begin + run - 1 < last ? begin + run - 1 : last;
         double sum = 0.0;
         if (begin <= end) {
-            double before = v[begin - 1], here = v[begin];
-            BSDE_UNROLL(8)  // loads of 8 terms in flight (on an H200 the ex2 fit kernel 7.5 -> 6.7 us)
-            for (int j = begin; j <= end; ++j) {
-                const double after = v[j + 1];
-                sum += row[j - i + W] * (before - 2.0 * here + after);
-                before = here;
-                here = after;
+            if (i < E || i > M - E) {
+                const double* row = i < E ? left + i * (2 * W + 1) : right + (i - (M - E + 1)) * (2 * W + 1);
+                sum = terms(v, begin, end, [&](int j) { return row[j - i + W]; });
+            } else {
+                sum = terms(v, begin, end, [&](int j) { return kernel.q[j - i + W]; });
             }
         }
         sum = lanes.sum(sum);
         if (lanes.stores()) moments[k] = 6.0 * inv_dx2 * sum;
+    }
+    // sum_{j = begin..end} Q_ij (v_{j-1} - 2 v_j + v_{j+1}), Q_ij = row(j).
+    template <class Row>
+    __host__ __device__ static double terms(const double* v, int begin, int end, const Row& row) {
+        double sum = 0.0, before = v[begin - 1], here = v[begin];
+        BSDE_UNROLL(8)  // loads of 8 terms in flight (on an H200 the ex2 fit kernel 7.5 -> 6.7 us)
+        for (int j = begin; j <= end; ++j) {
+            const double after = v[j + 1];
+            sum += row(j) * (before - 2.0 * here + after);
+            before = here;
+            here = after;
+        }
+        return sum;
     }
 };
 
