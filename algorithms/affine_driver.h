@@ -2,7 +2,8 @@
 //   f(t, w, y, z) = a + b y + c . z        (a, b, c functions of t alone)
 // A problem with such a driver returns one from driver_at(t) (sweep_functors.h, driver_at). The sweep then takes
 // E_j[f_j] and E_j[f_j dW] of its 2D layers from E_j of the layer's own functions, axis by axis
-// (separable_pass.h), and the stability analysis reads df/dz = c (problems/problem_support.h, driver_z_gradient).
+// (separable_pass.h), and the stability analysis reads df/dz = c, its largest over the run where it changes with t
+// (problems/problem_support.h, driver_z_gradient).
 #pragma once
 #include <type_traits>
 #include <utility>

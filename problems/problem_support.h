@@ -69,27 +69,40 @@ double parameter_value(const ProblemParameters& given, const std::string& name) 
 }
 
 // The driver's gradient in z, df/dz, for the stability analysis (stability.h): c of an affine driver (driver_at
-// returning an AffineDriver, affine_driver.h; read at t = 0: the problems' c are constant), or what a problem whose
-// driver is linear in z but not affine declares as `driver_z_gradient()` (a double in 1D, a Vec2 in 2D); a problem
-// with neither (ex2's z^2 e^(-t^2) / 2) is analysed without its driver's z term, as one whose driver does not read z
-// (ex1).
+// returning an AffineDriver, affine_driver.h), or what a problem whose driver is linear in z but not affine declares
+// as `driver_z_gradient()` (a double in 1D, a Vec2 in 2D); a problem with neither (ex2's z^2 e^(-t^2) / 2) is
+// analysed without its driver's z term, as one whose driver does not read z (ex1). An affine driver's c may change
+// with t: the analysis, of frozen coefficients, takes the c of largest |c| at the times t = T q / 64, q = 0..64
+// (driver_z_gradient_samples), since the growth rises with |c| sqrt(dt) (README, Stability).
 template <class Problem, class = void>
 struct declares_driver_z_gradient : std::false_type {};
 template <class Problem>
 struct declares_driver_z_gradient<Problem, std::void_t<decltype(std::declval<const Problem&>().driver_z_gradient())>>
     : std::true_type {};
 
-// The problem's df/dz per axis (SchemeSettings::driver_z_gradient); zero where it has none.
+constexpr int driver_z_gradient_samples = 64;
+
+// The problem's df/dz per axis over [0, T] (SchemeSettings::driver_z_gradient); zero where it has none.
 template <class Problem>
-std::array<double, 2> driver_z_gradient(const Problem& problem) {
+std::array<double, 2> driver_z_gradient(const Problem& problem, double T) {
     std::array<double, 2> gradient{0.0, 0.0};
     const auto take = [&](const Point<Problem::dimension>& c) {
         for (int k = 0; k < Problem::dimension; ++k) gradient[k] = component(c, k);
     };
-    if constexpr (declares_driver_z_gradient<Problem>::value)
+    if constexpr (declares_driver_z_gradient<Problem>::value) {
         take(problem.driver_z_gradient());
-    else if constexpr (has_affine_driver<Problem>::value)
-        take(problem.driver_at(0.0).c);
+    } else if constexpr (has_affine_driver<Problem>::value) {
+        double largest = -1.0;
+        for (int q = 0; q <= driver_z_gradient_samples; ++q) {
+            const auto c = problem.driver_at(T * q / driver_z_gradient_samples).c;
+            double size = 0.0;
+            for (int k = 0; k < Problem::dimension; ++k) size += component(c, k) * component(c, k);
+            if (size > largest) {
+                largest = size;
+                take(c);
+            }
+        }
+    }
     return gradient;
 }
 

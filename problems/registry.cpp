@@ -11,7 +11,7 @@ namespace {
 
 template <class Problem>
 std::array<double, 2> constructed_driver_z_gradient(double T, const ProblemParameters& given) {
-    return driver_z_gradient(Problem(T, given));
+    return driver_z_gradient(Problem(T, given), T);
 }
 
 }  // namespace

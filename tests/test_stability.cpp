@@ -13,6 +13,7 @@
 #include "../algorithms/grid.h"
 #include "../algorithms/interpolation.h"
 #include "../algorithms/stability.h"
+#include "../problems/problem_support.h"
 #include "../problems/registry.h"
 #include "cli_support.h"
 #include "test_support.h"
@@ -150,6 +151,32 @@ BOOST_AUTO_TEST_CASE(the_papers_settings_are_stable) {
                                             problem << " " << to_string(interpolation) << " K = " << K << ", N = " << N
                                                     << ", T = " << table.T << ": " << describe(e, s));
                     }
+}
+
+// Affine drivers f = c(t) . z whose c changes with t (no shipped problem's does).
+struct GradientLargestMidRun {  // c(t) = -4 t (T - t) / T^2: |c| largest at t = T / 2, c = -1
+    static constexpr int dimension = 1;
+    double T;
+    AffineDriver<1> driver_at(double t) const { return {0.0, 0.0, -4.0 * t * (T - t) / (T * T)}; }
+};
+struct GradientLargestAtEnd {  // c(t) = (1/2 + t, -2 t): |c| largest at t = T
+    static constexpr int dimension = 2;
+    AffineDriver<2> driver_at(double t) const { return {0.0, 0.0, Vec2{{0.5 + t, -2.0 * t}}}; }
+};
+
+BOOST_AUTO_TEST_CASE(a_time_dependent_driver_z_gradient_is_read_where_largest) {
+    BOOST_TEST_MESSAGE("the analysis's df/dz of an affine driver whose c changes with t is its c of largest |c| over "
+                       "[0, T]: c(t) = -4 t (T - t) / T^2 with T = 2 gives c(1) = -1; c(t) = (1/2 + t, -2 t) with "
+                       "T = 0.5 gives c(0.5) = (1, -1)");
+    const struct {
+        std::array<double, 2> got, expected;
+    } cases[] = {{driver_z_gradient(GradientLargestMidRun{2.0}, 2.0), {-1.0, 0.0}},
+                 {driver_z_gradient(GradientLargestAtEnd{}, 0.5), {1.0, -1.0}}};
+    for (const auto& c : cases)
+        for (int k = 0; k < 2; ++k)
+            BOOST_CHECK_MESSAGE(std::fabs(c.got[k] - c.expected[k]) <= 1e-15,
+                                "df/dz component " << k << ": expected " << c.expected[k] << ", got " << c.got[k]
+                                                   << ", error " << std::fabs(c.got[k] - c.expected[k]));
 }
 
 BOOST_AUTO_TEST_CASE(a_large_driver_z_gradient_blows_up_as_it_predicts) {
