@@ -30,6 +30,7 @@
 #include "host_device.h"
 #include "point.h"
 #include "sweep_functors.h"
+#include "tiled_visits.h"
 
 namespace bsde {
 
@@ -99,14 +100,15 @@ struct SeparableWorkspace {
 // and the combinations h = h_y S0_y + h_z . S0_z (to y), u1 = z_scale S0_z1 + v_y S1_y + v_z . S1_z (to z_1),
 // u2 = z_scale S0_z2 and v = v_y S0_y + v_z . S0_z (to z_2: along axis 2 with omega_m and omega_m dW_m).
 // Where a node moves all R rows into cells of the grid (the evaluator's shifted_run_inside), their stencils are one
-// stencil moved a cell per row, so the R + 3 coefficients each function's R sums read are loaded once. Call k visits
-// the tiles of tile_runs runs of R rows by tile_columns columns one after the other, a run's columns contiguous:
-// on a GPU a warp loads 32 neighbouring coefficients of a row, and the warps of a block share the rows their runs
-// reach (the axis-1 stencils of neighbouring rows overlap), which a visit of row after row would fetch anew for each.
+// stencil moved a cell per row, so the R + 3 coefficients each function's R sums read are loaded once. The visits take
+// the (run, column) places of tiles of 8 runs of R rows by 32 columns (TiledVisits): on a GPU a warp loads 32
+// neighbouring coefficients of a row, and the warps of a block share the rows their runs reach (the axis-1 stencils of
+// neighbouring rows overlap), which a visit of row after row would fetch anew for each.
 template <class Evaluator>
 struct SeparableAxis1Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
-    static constexpr int R = 4, tile_columns = 32, tile_runs = 8;
+    static constexpr int R = 4;
+    using Visits = TiledVisits<8, 32>;
     Evaluator evaluate;
     LayerView layer;
     const Node* nodes;  // the rule's L nodes of the layer's variance (a row of the node table)
@@ -114,16 +116,15 @@ struct SeparableAxis1Sums {
     SeparableLayerTerms terms;
     SeparableWorkspace work;
 
-    __host__ __device__ static int column_tiles(int M) { return (M + 3 + tile_columns - 1) / tile_columns; }
-    __host__ __device__ static int run_tiles(int M) { return ((M + R) / R + tile_runs - 1) / tile_runs; }
-    static int visits(int M) { return column_tiles(M) * run_tiles(M) * tile_columns * tile_runs; }
+    // runs of R rows (the last may be shorter) by M + 3 ghosted columns
+    __host__ __device__ static Visits places(int M) { return {(M + R) / R, M + 3}; }
+    static int visits(int M) { return places(M).count(); }
 
     __host__ __device__ void operator()(int k) const {
         const int M = evaluate.M, columns = M + 3;
-        const int tile = k / (tile_columns * tile_runs), in_tile = k % (tile_columns * tile_runs);
-        const int first_row = (tile / column_tiles(M) * tile_runs + in_tile / tile_columns) * R;
-        const int column = tile % column_tiles(M) * tile_columns + in_tile % tile_columns;
-        if (first_row > M || column >= columns) return;  // a tile past the grid's edge
+        const auto [run, column, inside] = places(M)(k);
+        if (!inside) return;  // a tile past the grid's edge
+        const int first_row = run * R;
         const int rows = M + 1 - first_row < R ? M + 1 - first_row : R;
         double s0[3][R] = {}, s1[3][R] = {};
         for (int l = 0; l < L; ++l) {

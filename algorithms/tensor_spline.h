@@ -28,33 +28,27 @@
 #include "point.h"
 #include "raw_pointer.h"
 #include "spline_fitter.h"
+#include "tiled_visits.h"
 
 namespace bsde {
 
 // B-spline coefficients c_{j-1}, j = 0..M+2, of `columns` 1D splines (values and moments column after
 // column, M+1 each), written transposed: out[j * columns + column].
 //   c_i = v_i - dx^2 m_i / 6,  c_{-1} = dx^2 m_0 + 2 c_0 - c_1,  c_{M+1} = dx^2 m_M + 2 c_M - c_{M-1}.
-// Visit k takes one (j, column) of tiles of tile_rows j by tile_columns columns, tile after tile, a tile's row j
-// contiguous: on a GPU a warp writes 32 neighbouring columns of one j, and the warps of a block that read the next
-// j of the same columns find their lines of values and moments in L1 (one visit after another in j, as in rows of
-// `columns` visits, would read each line anew for every j).
+// Visit k takes one (j, column) of tiles of 8 j by 32 columns (TiledVisits): a warp writes 32 neighbouring columns of
+// one j, and the warps of a block that read the next j of the same columns find their lines of values and moments in
+// L1 (one visit after another in j, as in rows of `columns` visits, would read each line anew for every j).
 struct BSplineCoefficients {
-    static constexpr int tile_rows = 8, tile_columns = 32;
+    using Visits = TiledVisits<8, 32>;
     const double* values;
     const double* moments;
     double* out;
     double dx2;
     int M, columns;
-    static int visits(int M, int columns) {
-        return (M + 3 + tile_rows - 1) / tile_rows * ((columns + tile_columns - 1) / tile_columns) * tile_rows *
-               tile_columns;
-    }
+    static int visits(int M, int columns) { return Visits{M + 3, columns}.count(); }
     __host__ __device__ void operator()(int k) const {
-        const int tiles_across = (columns + tile_columns - 1) / tile_columns;
-        const int tile = k / (tile_rows * tile_columns), in_tile = k % (tile_rows * tile_columns);
-        const int j = tile / tiles_across * tile_rows + in_tile / tile_columns;
-        const int column = tile % tiles_across * tile_columns + in_tile % tile_columns;
-        if (j > M + 2 || column >= columns) return;  // a tile past the edge
+        const auto [j, column, inside] = Visits{M + 3, columns}(k);
+        if (!inside) return;  // a tile past the edge
         const double* v = values + column * (M + 1);
         const double* m = moments + column * (M + 1);
         const double h = dx2 / 6.0;
