@@ -8,6 +8,7 @@
 #            rounds over the backends; about 6 minutes)
 #   scaling  omp over serial on ex2, K = 6, N = 256 with 1, 2, 4, 8, 16 threads (and the host's CPU topology)
 #   big      ex5, K = 6, N = 128 on cuda (target under 8 s)
+#   big256   ex5, K = 6, N = 256 on cuda (M = 4096, 1.7e7 points; the paper could not run it)
 #   separable bsde bench on cuda, the 2D cases with the separable pass and without (key separable=off): ex5 K = 6,
 #            N = 64 and 128, ex4 K = 3, N = 32
 #   compare  bsde bench on cuda, the default cases and ex2 K = 6, N = 512, 640 and 768, for build/bin/bsde and every binary
@@ -60,6 +61,9 @@ for stage in "$@"; do
     big)
       "$bsde" solve --problem ex5 --K 6 --N 128 --backend cuda > "$out/ex5_n128.txt" 2>&1
       echo "== ex5 K = 6, N = 128 (exit $?)"; cat "$out/ex5_n128.txt" ;;
+    big256)
+      "$bsde" solve --problem ex5 --K 6 --N 256 --backend cuda > "$out/ex5_n256.txt" 2>&1
+      echo "== ex5 K = 6, N = 256 (exit $?)"; cat "$out/ex5_n256.txt" ;;
     separable)
       "$bsde" bench --backends cuda --repeats 5 --out "$out/separable" \
         --cases ex5-k6-n64,ex5-k6-n64:separable=off,ex4-k3-n32,ex4-k3-n32:separable=off,ex5-k6-n128,ex5-k6-n128:separable=off \
