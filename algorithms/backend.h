@@ -66,6 +66,17 @@ std::string available_backends_text();
 // device is a device failure instead (backend_ops, exit code 4).
 void check_backends_present(const std::vector<Backend>& backends);
 
+// The FP64 rates of the cuda device, measured by kernels of independent chains of one operation that fill every SM
+// (src/backend_cuda.cu): the ceilings `bsde bench` reads its rates and the pass's arithmetic floor against.
+struct Fp64Ceilings {
+    double flops_per_second = 0;  // fused multiply-adds, 2 flops each
+    double exps_per_second = 0;   // CUDA's double exp, as the problems call it
+    // Chains of one exp and 16 multiply-adds: their time over flops / flops_per_second + exps / exps_per_second.
+    // Near 1 when the two rates add up (both run on the FP64 pipe), as the pass's floor assumes.
+    double mix_over_floor = 0;
+};
+Fp64Ceilings measure_cuda_fp64_ceilings();  // throws DeviceError where cuda is not available
+
 // Implemented by the backend translation units.
 const BackendOps& serial_backend_ops();
 const BackendOps& omp_backend_ops();

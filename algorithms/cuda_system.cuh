@@ -14,6 +14,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/system/cuda/vector.h>
 
+#include "backend.h"
 #include "errors.h"
 #include "lanes.h"
 #include "thrust_calls.h"
@@ -239,7 +240,14 @@ public:
     double device_bytes_in_use() const;  // device memory taken since this context was created
     double free_bytes() const;           // device memory free now (cudaMemGetInfo)
 
+    // The device's FP64 rates (backend.h), each the median of 5 timed launches of independent chains after a warm-up.
+    Fp64Ceilings measure_fp64_ceilings();
+
 private:
+    // Operations per second of `rounds` rounds of chains of `round` (src/backend_cuda.cu), `operations_per_round` each.
+    template <class Round>
+    double chain_rate(Round round, double operations_per_round, int rounds);
+
     // *out = op-reduction of init and first[0, n) (device memory): CUB's device reduction, enqueued on the stream.
     template <class T, class Iterator, class Op>
     void device_reduce_into(Iterator first, int n, T init, Op op, T* out) {

@@ -1,6 +1,8 @@
 // The cuda backend: the Thrust sources on the GPU, cuSPARSE for the tridiagonal solves and CUB for
 // the reductions, all on one stream.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "../algorithms/backend_impl.h"
 #include "../algorithms/cuda_system.cuh"
@@ -114,6 +116,88 @@ std::string cuda_unavailable_reason() {
     if (status != cudaSuccess) return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
     if (count == 0) return "no CUDA device on this machine";
     return "";
+}
+
+namespace {
+
+// The ceilings' kernels: every thread runs `chains` independent chains x <- round(x), `rounds` times, so that the
+// rate is the operation's throughput and not its latency (8 blocks of 256 threads on every SM).
+constexpr int ceiling_chains = 8, ceiling_block_threads = 256, ceiling_blocks_per_sm = 8;
+
+// x <- x a + b (a < 1, so the chain stays finite): one fused multiply-add, 2 flops.
+struct MultiplyAddRound {
+    double a, b;
+    __device__ double operator()(double x) const { return fma(x, a, b); }
+};
+
+// x <- e^(-x) (x stays within (0.3, 1)): one exp, the negation a free operand modifier.
+struct NegativeExpRound {
+    __device__ double operator()(double x) const { return exp(-x); }
+};
+
+// One exp and 16 multiply-adds (32 flops: about ex2's node, 33 flops and one exp).
+struct NodeMixRound {
+    MultiplyAddRound multiply_add;
+    __device__ double operator()(double x) const {
+        x = exp(-x);
+#pragma unroll
+        for (int k = 0; k < 16; ++k) x = multiply_add(x);
+        return x;
+    }
+};
+
+template <class Round>
+__global__ void independent_chains(double* out, int rounds, Round round) {
+    double x[ceiling_chains];
+#pragma unroll
+    for (int c = 0; c < ceiling_chains; ++c) x[c] = 1e-3 * (threadIdx.x + c);
+    for (int r = 0; r < rounds; ++r)
+#pragma unroll
+        for (int c = 0; c < ceiling_chains; ++c) x[c] = round(x[c]);
+    double sum = 0;  // stored, so that the chains are not optimised away
+#pragma unroll
+    for (int c = 0; c < ceiling_chains; ++c) sum += x[c];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+}  // namespace
+
+template <class Round>
+double CudaContext::chain_rate(Round round, double operations_per_round, int rounds) {
+    const int blocks = multiprocessors_ * ceiling_blocks_per_sm;
+    vector<double> out(static_cast<std::size_t>(blocks) * ceiling_block_threads);
+    const auto launch = [&] {
+        independent_chains<<<blocks, ceiling_block_threads, 0, stream_>>>(thrust::raw_pointer_cast(out.data()),
+                                                                          rounds, round);
+        BSDE_CUDA_CHECK(cudaGetLastError());
+    };
+    launch();  // warm-up
+    std::vector<double> seconds;
+    for (int repeat = 0; repeat < 5; ++repeat) {
+        start_timer();
+        launch();
+        seconds.push_back(elapsed_seconds());
+    }
+    std::sort(seconds.begin(), seconds.end());
+    return double(blocks) * ceiling_block_threads * ceiling_chains * rounds * operations_per_round / seconds[2];
+}
+
+Fp64Ceilings CudaContext::measure_fp64_ceilings() {
+    const MultiplyAddRound multiply_add{0.999999, 1e-6};
+    Fp64Ceilings ceilings;
+    // rounds for about 1-3 ms a launch on an H100 (7.5e12 multiply-adds and 8e11 exps per second)
+    ceilings.flops_per_second = chain_rate(multiply_add, 2.0, 8192);
+    ceilings.exps_per_second = chain_rate(NegativeExpRound{}, 1.0, 1024);
+    // the mix's time per round over the time its exp and 32 flops take at these two rates
+    const double mix_rounds_per_second = chain_rate(NodeMixRound{multiply_add}, 1.0, 1024);
+    ceilings.mix_over_floor =
+        1.0 / (mix_rounds_per_second * (32.0 / ceilings.flops_per_second + 1.0 / ceilings.exps_per_second));
+    return ceilings;
+}
+
+Fp64Ceilings measure_cuda_fp64_ceilings() {
+    if (!cuda_backend_ops()) throw DeviceError(cuda_unavailable_reason());
+    return CudaContext().measure_fp64_ceilings();
 }
 
 const BackendOps* cuda_backend_ops() {

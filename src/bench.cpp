@@ -270,10 +270,11 @@ BenchFigures bench_figures(const BenchResult& r) {
     f.gflops = f.flops / f.median / 1e9;
     f.pass_seconds = r.instrumented_seconds > 0 ? r.phases.expectation : nan;
     f.pass_gflops = f.pass_seconds > 0 ? f.flops / f.pass_seconds / 1e9 : nan;
-    // The ceilings are a GPU's (an H200's): the figures against them only for cuda.
-    const bool gpu = r.backend == Backend::cuda;
-    f.percent_of_ceiling = gpu ? 100.0 * f.gflops * 1e9 / fp64_ceiling_flops : nan;
-    f.pass_floor = gpu ? f.flops / fp64_ceiling_flops + fused * r.cost.transcendentals / fp64_exp_ceiling : nan;
+    // The ceilings are the GPU's, measured where cuda ran: the figures against them only there.
+    const Fp64Ceilings& c = r.ceilings;
+    const bool gpu = c.flops_per_second > 0 && c.exps_per_second > 0;
+    f.percent_of_ceiling = gpu ? 100.0 * f.gflops * 1e9 / c.flops_per_second : nan;
+    f.pass_floor = gpu ? f.flops / c.flops_per_second + fused * r.cost.transcendentals / c.exps_per_second : nan;
     f.pass_over_floor = gpu && f.pass_seconds > 0 ? f.pass_seconds / f.pass_floor : nan;
     return f;
 }
@@ -288,13 +289,14 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                         "rest_fraction", "node_evaluations", "node_evaluations_per_s", "flops_per_node",
                         "transcendentals_per_node", "separable_layers", "flops", "gflops", "percent_of_fp64_ceiling",
                         "pass_gflops", "pass_floor_s", "pass_over_floor", "y0_error", "z0_error", "arrays_MiB",
-                        "device_MiB"};
+                        "device_MiB", "ceiling_flops_per_s", "ceiling_exps_per_s"};
     else
         table.header = {"case",   "backend", "M",        "points",       "steps",   "median s",
                         "min s",  "max s",   "ms/step",  "pass %",       "status %", "fit %",
                         "rest %", "node evals/s", "GFLOP/s", "% peak", "pass GFLOP/s", "pass/floor", "y_0 error",
                         "z_0 error", "device MiB"};
     const auto cell = [&](const char* display_spec, double value) { return table_cell(style, display_spec, value); };
+    const auto measured = [](double ceiling) { return ceiling > 0 ? ceiling : nan; };  // none on the host backends
     for (const BenchResult& r : results) {
         const BenchFigures f = bench_figures(r);
         const auto error = [&](double e) { return r.has_exact ? e : nan; };
@@ -314,7 +316,8 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                    std::to_string(r.separable_layers), cell("", f.flops), cell("", f.gflops),
                    cell("", f.percent_of_ceiling), cell("", f.pass_gflops),
                    cell("", f.pass_floor), cell("", f.pass_over_floor), cell("", error(r.y0_error)), cell("", error(r.z0_error)),
-                   cell("", r.storage_bytes / 1048576.0), cell("", device)};
+                   cell("", r.storage_bytes / 1048576.0), cell("", device),
+                   cell("", measured(r.ceilings.flops_per_second)), cell("", measured(r.ceilings.exps_per_second))};
         } else {
             row = {r.case_name, to_string(r.backend), std::to_string(r.M), std::to_string(f.points),
                    std::to_string(f.steps), cell("%.4g", f.median), cell("%.4g", f.min),
@@ -330,6 +333,25 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
     }
     return table;
 }
+
+namespace {
+
+// The ceilings of the first result that has them (the bench measures them once, before the cases), or "".
+std::string ceilings_note(const std::vector<BenchResult>& results) {
+    for (const BenchResult& r : results) {
+        const Fp64Ceilings& c = r.ceilings;
+        if (c.flops_per_second <= 0) continue;
+        return "ceilings (cuda): measured on the device before the cases, by independent chains of one operation in "
+               "every thread of 8 blocks of 256 on every SM (medians of 5 launches): FP64 multiply-add " +
+               format_number(c.flops_per_second / 1e12, "%.2f") + " TFLOP/s, FP64 exp " +
+               format_number(c.exps_per_second, "%.3e") +
+               " per second; chains of one exp and 32 flops ran at " + format_number(c.mix_over_floor, "%.3f") +
+               "x the floor these two rates give them (1: the rates add up, as the pass's floor assumes).\n";
+    }
+    return "";
+}
+
+}  // namespace
 
 std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
     std::string notes =
@@ -350,11 +372,11 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         "; the marks themselves cost time, so the small phases read high); the pass's own time is the sum of its spans.\n"
         "rates: node evaluations = (M+1)^d points x L^d nodes x the stored layers each step reads, summed over "
         "the steps; GFLOP/s = the passes' flops / median, the flops being the fused pass's node evaluations x flops "
-        "per node and the separable pass's per layer (below); % peak (cuda only): of the FP64 ceiling "
-        "of one H200, 30.7 TFLOP/s (docs/performance.md, Ceilings); pass GFLOP/s: the same over the pass's own "
+        "per node and the separable pass's per layer (below); % peak (cuda only): of the device's FP64 "
+        "multiply-add rate (ceilings, below); pass GFLOP/s: the same over the pass's own "
         "time (its per-point Picard work is not counted); pass/floor (cuda only): the pass's own time over its "
-        "arithmetic floor, flops / 30.7e12 + the fused node evaluations' transcendental calls / 7.4e11 (the H200's "
-        "FP64 exp rate).\n"
+        "arithmetic floor, flops / the multiply-add rate + the fused node evaluations' transcendental calls / the "
+        "exp rate.\n" + ceilings_note(results) +
         "operation count per node evaluation (each FP64 +, -, *, / that depends on the node is one flop, a "
         "multiply-add two; the problem's transcendental calls are counted apart, not in the flops; README, "
         "Benchmark):\n";
@@ -421,6 +443,8 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
 
     std::vector<std::string> devices;
     for (Backend b : backends) devices.push_back(backend_ops(b).description());
+    const bool on_cuda = std::find(backends.begin(), backends.end(), Backend::cuda) != backends.end();
+    const Fp64Ceilings ceilings = on_cuda ? measure_cuda_fp64_ceilings() : Fp64Ceilings{};
     ProgressLine progress(show_progress);
     std::vector<BenchResult> results;
     std::vector<std::string> warnings;  // as bsde solve and bsde study give them, on err before the table
@@ -467,6 +491,7 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
             r.storage_bytes = last.storage_bytes;
             r.device_bytes = last.device_bytes_measured;
             r.separable_layers = last.separable_layers;
+            if (b == Backend::cuda) r.ceilings = ceilings;
             const double fused = fused_node_evaluations(r);
             r.cost = node_cost(c.problem, last.dimension, c.settings.interpolation,
                                fused > 0 ? last.staged_axis_sums / fused : 0.0);

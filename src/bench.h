@@ -84,11 +84,6 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps)
 // (M+1)(M+3)(34 L + 18) + (M+1)^2 (37 L + 5), and no transcendental calls. It replaces (M+1)^2 L^2 node evaluations.
 double separable_layer_flops(int M, int L);
 
-// The FP64 ceiling the rates are compared with: one H200, fused multiply-adds (docs/performance.md, Ceilings).
-constexpr double fp64_ceiling_flops = 30.7e12;
-// FP64 exp calls per second on one H200 (docs/performance.md, Ceilings): the transcendentals' ceiling.
-constexpr double fp64_exp_ceiling = 7.4e11;
-
 // One case on one backend.
 struct BenchResult {
     std::string case_name, problem;
@@ -102,6 +97,7 @@ struct BenchResult {
     double y0_error = 0, z0_error = 0;
     double storage_bytes = 0, device_bytes = -1;  // device: -1 when not measured (host backends)
     NodeCost cost;                  // per node evaluation of the fused pass
+    Fp64Ceilings ceilings;          // cuda: the device's, measured by the bench; zero on the host backends
     int separable_layers = 0;       // layers read by the separable pass (SolveResult::separable_layers)
 };
 
@@ -117,11 +113,11 @@ struct BenchFigures {
     double pass = 0, status = 0, fit = 0, rest = 0;  // fractions of the instrumented sweep
     double node_evaluations = 0, node_evaluations_per_second = 0;
     double flops = 0;  // the passes' counted flops: fused node evaluations x NodeCost::flops + the separable layers'
-    double gflops = 0, percent_of_ceiling = 0;  // over the whole sweep (median)
+    double gflops = 0, percent_of_ceiling = 0;  // over the whole sweep (median); % of ceilings.flops_per_second
     double pass_seconds = 0;                    // the pass's own time in the instrumented sweep (its marks)
     double pass_gflops = 0;                     // over pass_seconds
-    // The pass's arithmetic floor: flops / fp64_ceiling_flops + fused node evaluations x transcendentals /
-    // fp64_exp_ceiling, in s, and pass_seconds over it.
+    // The pass's arithmetic floor: flops / ceilings.flops_per_second + fused node evaluations x transcendentals /
+    // ceilings.exps_per_second, in s, and pass_seconds over it.
     double pass_floor = 0, pass_over_floor = 0;
 };
 BenchFigures bench_figures(const BenchResult& result);

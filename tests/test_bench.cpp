@@ -48,6 +48,15 @@ BenchResult known_result() {
     r.z0_error = 2e-7;
     r.storage_bytes = 1048576.0;
     r.cost = node_cost("ex2", 1, InterpolationKind::spline);
+    r.ceilings = Fp64Ceilings{30.7e12, 7.4e11, 1.05};  // an H200's (docs/performance.md, Ceilings)
+    return r;
+}
+
+// known_result() on omp: no ceilings, as the bench leaves them on the host backends.
+BenchResult known_host_result() {
+    BenchResult r = known_result();
+    r.backend = Backend::omp;
+    r.ceilings = Fp64Ceilings{};
     return r;
 }
 
@@ -133,9 +142,7 @@ BOOST_AUTO_TEST_CASE(figures_from_a_known_result) {
     test::check_close("pass over floor", 2.0 / floor, f.pass_over_floor, 1e-14, 2.0 / floor);
 
     // on the host the GPU's ceilings say nothing: no % peak and no pass/floor
-    BenchResult host = known_result();
-    host.backend = Backend::omp;
-    const BenchFigures h = bench_figures(host);
+    const BenchFigures h = bench_figures(known_host_result());
     BOOST_CHECK_MESSAGE(std::isnan(h.percent_of_ceiling) && std::isnan(h.pass_floor) && std::isnan(h.pass_over_floor),
                         "omp: expected no % peak and no pass/floor, got " << h.percent_of_ceiling << ", "
                                                                            << h.pass_floor << ", " << h.pass_over_floor);
@@ -166,8 +173,7 @@ BOOST_AUTO_TEST_CASE(figures_with_separable_layers) {
 }
 
 BOOST_AUTO_TEST_CASE(table_and_csv) {
-    BenchResult host = known_result();
-    host.backend = Backend::omp;
+    const BenchResult host = known_host_result();
     BenchResult device = known_result();
     device.device_bytes = 3 * 1048576.0;
     device.has_exact = false;
@@ -209,9 +215,18 @@ BOOST_AUTO_TEST_CASE(table_and_csv) {
     BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("flops_per_node")]), 33.0);
     BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("node_evaluations")]), 32769.0 * 32 * 7059);
     BOOST_CHECK_EQUAL(back.rows[1][column("backend")], "cuda");
+    BOOST_CHECK_EQUAL(std::stod(back.rows[1][column("ceiling_flops_per_s")]), 30.7e12);
+    BOOST_CHECK_EQUAL(std::stod(back.rows[1][column("ceiling_exps_per_s")]), 7.4e11);
+    BOOST_CHECK_EQUAL(back.rows[0][column("ceiling_flops_per_s")], "");  // none measured on the host
 
     const std::string notes = bench_notes({host}, 3);
     BOOST_CHECK(notes.find("instrumented") != std::string::npos);
+    BOOST_CHECK(notes.find("ceilings (cuda)") == std::string::npos);  // none measured
+    const std::string device_notes = bench_notes({host, device}, 3);
+    const std::string ceilings = "FP64 multiply-add 30.70 TFLOP/s, FP64 exp 7.400e+11 per second; chains of one exp "
+                                 "and 32 flops ran at 1.050x the floor";
+    BOOST_CHECK_MESSAGE(device_notes.find(ceilings) != std::string::npos,
+                        "expected the notes to say '" << ceilings << "', got:\n" << device_notes);
     BOOST_CHECK(notes.find("the pass's own time is the sum of its spans") != std::string::npos);
     BOOST_CHECK(notes.find("33 flops = rule 0 + interpolation 14 + driver 10 + accumulation 9; 1 exp") !=
                 std::string::npos);
@@ -342,13 +357,27 @@ BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
     std::filesystem::remove_all(dir);
 }
 
+BOOST_AUTO_TEST_CASE(cuda_ceilings_measured, *bsde::test::needs_cuda()) {
+    BOOST_TEST_MESSAGE("the device's FP64 rates: positive and finite, and chains of one exp and 32 flops no faster "
+                       "than 0.95 of the floor the two rates give them (the pass's floor is then a floor)");
+    const Fp64Ceilings c = measure_cuda_fp64_ceilings();
+    BOOST_TEST_MESSAGE("multiply-add " << c.flops_per_second << " flop/s, exp " << c.exps_per_second
+                                       << " per second, mix over floor " << c.mix_over_floor);
+    BOOST_CHECK(std::isfinite(c.flops_per_second) && c.flops_per_second > 0);
+    BOOST_CHECK(std::isfinite(c.exps_per_second) && c.exps_per_second > 0);
+    BOOST_CHECK_MESSAGE(std::isfinite(c.mix_over_floor) && c.mix_over_floor >= 0.95,
+                        "the mix ran at " << c.mix_over_floor << "x its floor, expected at least 0.95");
+}
+
 BOOST_AUTO_TEST_CASE(cuda_bench_without_a_device_exits_2) {
     if (backend_available(Backend::cuda)) {
         const CliResult r = run({"bench", "--cases", "ex1:K=2:N=8", "--backends", "cuda", "--repeats", "1"});
         BOOST_CHECK_MESSAGE(r.code == 0, "bench on cuda: exit code " << r.code << " (" << r.err << ")");
         BOOST_CHECK(r.out.find(" cuda ") != std::string::npos);
+        BOOST_CHECK(r.out.find("ceilings (cuda): measured on the device") != std::string::npos);
         return;
     }
+    BOOST_CHECK_THROW(measure_cuda_fp64_ceilings(), DeviceError);
     const std::vector<std::string> args{"bench", "--backends", "cuda"};
     const CliResult r = run(args);
     BOOST_CHECK_MESSAGE(r.code == 2,
