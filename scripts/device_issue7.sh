@@ -24,8 +24,8 @@
 #   hostceiling  the host's own scaling of perfectly parallel FP64 work, 1 thread against all
 #            (build/bin/host_scaling, from scripts/host_scaling.cpp), steps of about 45 and 6 ms on one thread
 #            (ex2 K = 6, N = 256: about 20 ms)
-#   ceilings the GPU's own FP64 fma and exp rates and whether they add up (build/bin/fp64_ceilings, from
-#            scripts/fp64_ceilings.cu), three runs
+#   ceilings the GPU's own FP64 multiply-add and exp rates and whether they add up, as bsde bench measures them
+#            before its cases (the notes' "ceilings" line of a bench of one tiny case), three times
 # usage: scripts/device_issue7.sh STAGE...
 set -uo pipefail
 out=${OUT:-out}
@@ -115,7 +115,9 @@ for stage in "$@"; do
       } > "$out/omppin.txt" 2>&1
       echo "== omppin"; grep -E "^ *ex2|^round" "$out/omppin.txt" ;;
     ceilings)
-      for run in 1 2 3; do build/bin/fp64_ceilings; done > "$out/ceilings.txt" 2>&1
+      for run in 1 2 3; do
+        "$bsde" bench --cases ex1:K=1:N=4 --backends cuda --repeats 1 | grep '^ceilings'
+      done > "$out/ceilings.txt" 2>&1
       echo "== ceilings"; cat "$out/ceilings.txt" ;;
     hostceiling)
       { for run in 1 2; do
