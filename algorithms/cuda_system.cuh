@@ -240,7 +240,8 @@ public:
     double device_bytes_in_use() const;  // device memory taken since this context was created
     double free_bytes() const;           // device memory free now (cudaMemGetInfo)
 
-    // The device's FP64 rates (backend.h), each the median of 5 timed launches of independent chains after a warm-up.
+    // The device's FP64 rates (backend.h), each the best of 5 timed launches of independent chains after 20 ms of
+    // warm-up launches.
     Fp64Ceilings measure_fp64_ceilings();
 
 private:

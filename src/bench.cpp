@@ -342,7 +342,8 @@ std::string ceilings_note(const std::vector<BenchResult>& results) {
         const Fp64Ceilings& c = r.ceilings;
         if (c.flops_per_second <= 0) continue;
         return "ceilings (cuda): measured on the device before the cases, by independent chains of one operation in "
-               "every thread of 8 blocks of 256 on every SM (medians of 5 launches): FP64 multiply-add " +
+               "every thread of 8 blocks of 256 on every SM (the best of 5 launches after 20 ms of warm-up): FP64 "
+               "multiply-add " +
                format_number(c.flops_per_second / 1e12, "%.2f") + " TFLOP/s, FP64 exp " +
                format_number(c.exps_per_second, "%.3e") +
                " per second; chains of one exp and 32 flops ran at " + format_number(c.mix_over_floor, "%.3f") +

@@ -1,0 +1,120 @@
+// How far from its floor a node's arithmetic alone runs with few warps and few independent chains: the question
+// behind the 1D pass's distance to its floor (docs/performance.md, entry 42). ex2's pass runs 16 warps an SM (two
+// blocks of 256 at 127 registers) with about two evaluations in flight a thread (a pair of points). Here every
+// thread runs `chains` independent chains of rounds of one exp and 16 multiply-adds (about ex2's node: one exp,
+// 33 flops), no loads, with 1, 2, 4 or 8 blocks of 256 threads on each SM, and each time is read against the floor
+// of the rates `bsde bench` measures, measured here the same way (8 blocks an SM, 8 chains of one operation a thread).
+// Build (here): nvcc -O3 -arch=sm_90 scripts/mix_latency.cu -o build/bin/mix_latency
+// Run: build/bin/mix_latency
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+#define CHECK(call)                                                                                        \
+    do {                                                                                                   \
+        const cudaError_t status = (call);                                                                 \
+        if (status != cudaSuccess) {                                                                       \
+            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                      \
+                         cudaGetErrorString(status));                                                      \
+            std::exit(1);                                                                                  \
+        }                                                                                                  \
+    } while (0)
+
+constexpr int block_threads = 256;
+constexpr double a = 0.999999, b = 1e-6;
+
+enum class Round { multiply_add, exp, mix };
+
+template <Round round>
+__device__ double step(double x) {
+    if (round == Round::multiply_add) return fma(x, a, b);
+    if (round == Round::exp) return exp(-x);
+    x = exp(-x);
+#pragma unroll
+    for (int k = 0; k < 16; ++k) x = fma(x, a, b);
+    return x;
+}
+
+template <Round round, int chains>
+__global__ void chains_kernel(double* out, int rounds) {
+    double x[chains];
+#pragma unroll
+    for (int c = 0; c < chains; ++c) x[c] = 1e-3 * (threadIdx.x + c);
+    for (int r = 0; r < rounds; ++r)
+#pragma unroll
+        for (int c = 0; c < chains; ++c) x[c] = step<round>(x[c]);
+    double sum = 0;
+#pragma unroll
+    for (int c = 0; c < chains; ++c) sum += x[c];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// Seconds of one launch of `blocks` blocks: the best of 5 after at least 20 ms of warm-up launches (as bsde bench
+// measures its ceilings: an idle GPU's clocks rise over the first milliseconds).
+template <Round round, int chains>
+double seconds(int blocks, int rounds, double* out) {
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    const auto timed_launch = [&] {
+        CHECK(cudaEventRecord(start));
+        chains_kernel<round, chains><<<blocks, block_threads>>>(out, rounds);
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        return ms / 1e3;
+    };
+    double warm = 0;
+    for (int launch = 0; launch < 100 && warm < 0.02; ++launch) warm += timed_launch();
+    double fastest = timed_launch();
+    for (int repeat = 1; repeat < 5; ++repeat) fastest = std::min(fastest, timed_launch());
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
+    return fastest;
+}
+
+template <int chains>
+void mix_row(int sms, double flops_per_s, double exps_per_s, double* out) {
+    const int rounds = 256;
+    std::printf("%6d", chains);
+    for (int blocks_per_sm : {1, 2, 4, 8}) {
+        const int blocks = sms * blocks_per_sm;
+        const double evaluations = double(blocks) * block_threads * chains * rounds;
+        const double floor = evaluations * (32.0 / flops_per_s + 1.0 / exps_per_s);
+        std::printf("  %9.2f", seconds<Round::mix, chains>(blocks, rounds, out) / floor);
+    }
+    std::printf("\n");
+}
+
+}  // namespace
+
+int main() {
+    int device = 0, sms = 0;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    cudaDeviceProp properties{};
+    CHECK(cudaGetDeviceProperties(&properties, device));
+    double* out = nullptr;
+    CHECK(cudaMalloc(&out, sizeof(double) * sms * 8 * block_threads));
+    const int full = sms * 8;
+    const double threads = double(full) * block_threads;
+    const double flops_per_s = threads * 8 * 8192 * 2 / seconds<Round::multiply_add, 8>(full, 8192, out);
+    const double exps_per_s = threads * 8 * 1024 / seconds<Round::exp, 8>(full, 1024, out);
+    std::printf("device: %s, %d SMs; multiply-add %.2f TFLOP/s, exp %.3e per second (8 blocks an SM, 8 chains)\n",
+                properties.name, sms, flops_per_s / 1e12, exps_per_s);
+    std::printf("mix of one exp and 16 multiply-adds a round: time over its floor\n");
+    std::printf("chains  warps/SM 8  warps/SM 16  warps/SM 32  warps/SM 64\n");
+    mix_row<1>(sms, flops_per_s, exps_per_s, out);
+    mix_row<2>(sms, flops_per_s, exps_per_s, out);
+    mix_row<3>(sms, flops_per_s, exps_per_s, out);
+    mix_row<4>(sms, flops_per_s, exps_per_s, out);
+    mix_row<8>(sms, flops_per_s, exps_per_s, out);
+    CHECK(cudaFree(out));
+    return 0;
+}
