@@ -170,8 +170,7 @@ double CudaContext::chain_rate(Round round, double operations_per_round, int rou
                                                                           rounds, round);
         BSDE_CUDA_CHECK(cudaGetLastError());
     };
-    // warm-up: at least 20 ms of launches, so that an idle GPU's clocks have risen (with one launch of about 1 ms
-    // first, an H100's multiply-add rate read 31.1 TFLOP/s where it reads 33.0 warm)
+    // warm-up: at least 20 ms of launches, so that an idle GPU's clocks have risen before the timed ones
     start_timer();
     for (int warm = 0; warm < 100 && elapsed_seconds() < 0.02; ++warm) launch();
     double fastest = 0;  // the ceiling: the best of 5 timed launches
