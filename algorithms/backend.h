@@ -74,6 +74,7 @@ struct Fp64Ceilings {
     // Chains of one exp and 16 multiply-adds: their time over flops / flops_per_second + exps / exps_per_second.
     // Near 1 when the two rates add up (both run on the FP64 pipe), as the pass's floor assumes.
     double mix_over_floor = 0;
+    bool measured() const { return flops_per_second > 0 && exps_per_second > 0; }  // false: not a GPU's (zero)
 };
 Fp64Ceilings measure_cuda_fp64_ceilings();  // throws DeviceError where cuda is not available
 

@@ -272,7 +272,7 @@ BenchFigures bench_figures(const BenchResult& r) {
     f.pass_gflops = f.pass_seconds > 0 ? f.flops / f.pass_seconds / 1e9 : nan;
     // The ceilings are the GPU's, measured where cuda ran: the figures against them only there.
     const Fp64Ceilings& c = r.ceilings;
-    const bool gpu = c.flops_per_second > 0 && c.exps_per_second > 0;
+    const bool gpu = c.measured();
     f.percent_of_ceiling = gpu ? 100.0 * f.gflops * 1e9 / c.flops_per_second : nan;
     f.pass_floor = gpu ? f.flops / c.flops_per_second + fused * r.cost.transcendentals / c.exps_per_second : nan;
     f.pass_over_floor = gpu && f.pass_seconds > 0 ? f.pass_seconds / f.pass_floor : nan;
@@ -296,7 +296,6 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                         "rest %", "node evals/s", "GFLOP/s", "% peak", "pass GFLOP/s", "pass/floor", "y_0 error",
                         "z_0 error", "device MiB"};
     const auto cell = [&](const char* display_spec, double value) { return table_cell(style, display_spec, value); };
-    const auto measured = [](double ceiling) { return ceiling > 0 ? ceiling : nan; };  // none on the host backends
     for (const BenchResult& r : results) {
         const BenchFigures f = bench_figures(r);
         const auto error = [&](double e) { return r.has_exact ? e : nan; };
@@ -317,7 +316,8 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
                    cell("", f.percent_of_ceiling), cell("", f.pass_gflops),
                    cell("", f.pass_floor), cell("", f.pass_over_floor), cell("", error(r.y0_error)), cell("", error(r.z0_error)),
                    cell("", r.storage_bytes / 1048576.0), cell("", device),
-                   cell("", measured(r.ceilings.flops_per_second)), cell("", measured(r.ceilings.exps_per_second))};
+                   cell("", r.ceilings.measured() ? r.ceilings.flops_per_second : nan),
+                   cell("", r.ceilings.measured() ? r.ceilings.exps_per_second : nan)};
         } else {
             row = {r.case_name, to_string(r.backend), std::to_string(r.M), std::to_string(f.points),
                    std::to_string(f.steps), cell("%.4g", f.median), cell("%.4g", f.min),
@@ -340,7 +340,7 @@ namespace {
 std::string ceilings_note(const std::vector<BenchResult>& results) {
     for (const BenchResult& r : results) {
         const Fp64Ceilings& c = r.ceilings;
-        if (c.flops_per_second <= 0) continue;
+        if (!c.measured()) continue;
         return "ceilings (cuda): measured on the device before the cases, by independent chains of one operation in "
                "every thread of 8 blocks of 256 on every SM (the best of 5 launches after 20 ms of warm-up): FP64 "
                "multiply-add " +
