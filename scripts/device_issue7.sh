@@ -24,6 +24,9 @@
 #   hostceiling  the host's own scaling of perfectly parallel FP64 work, 1 thread against all
 #            (build/bin/host_scaling, from scripts/host_scaling.cpp), steps of about 45 and 6 ms on one thread
 #            (ex2 K = 6, N = 256: about 20 ms)
+#   split    bsde bench on cuda, ex2 N = 1024 at K = 6 with L = 32, 40, 48, 64 and at L = 32 with K = 3, 4, 5: the runs
+#            that split the 1D pass's time into what scales with the nodes, the point-layers and the steps
+#            (scripts/pass_split.py reads their bench.csv)
 #   ceilings the GPU's own FP64 multiply-add and exp rates and whether they add up, as bsde bench measures them
 #            before its cases (the notes' "ceilings" line of a bench of one tiny case), three times
 # usage: scripts/device_issue7.sh STAGE...
@@ -114,6 +117,11 @@ for stage in "$@"; do
         done
       } > "$out/omppin.txt" 2>&1
       echo "== omppin"; grep -E "^ *ex2|^round" "$out/omppin.txt" ;;
+    split)
+      "$bsde" bench --backends cuda --repeats 5 --out "$out/split" \
+        --cases ex2-k6-n1024,ex2-k6-n1024:L=40,ex2-k6-n1024:L=48,ex2-k6-n1024:L=64,ex2:K=3:N=1024,ex2:K=4:N=1024,ex2:K=5:N=1024 \
+        > "$out/split.txt" 2>&1
+      echo "== split (exit $?)"; grep -E "^ *(ex|case)" "$out/split.txt" ;;
     ceilings)
       for run in 1 2 3; do
         "$bsde" bench --cases ex1:K=1:N=4 --backends cuda --repeats 1 | grep '^ceilings'
