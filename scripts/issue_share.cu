@@ -1,0 +1,124 @@
+// Whether instructions of other pipes take FP64 multiply-add throughput: the question behind the 1D pass's node loop,
+// which issues about 95 non-FP64 instructions (loads, integer address work, moves) beside about 70 FP64 ones a pair of
+// nodes (docs/performance.md, entries 22 and 43). If the SM schedulers issue other instructions in the cycles a warp's
+// DFMA leaves them (16 FP64 lanes a scheduler: 2 cycles a warp instruction), those cost the FP64 rate nothing up to one
+// a DFMA; if each takes a cycle from the FP64 pipe, the rate falls as 2 / (2 + k / 8) with k of them a round of 8 DFMA.
+// Every thread of 8 blocks of 256 on every SM runs 8 independent chains x <- x a + b and, each round, k integer
+// multiply-adds (IMAD) or k xors (LOP3, the ALU) over 4 integer chains, each reading the next; a, b and the
+// multiplier are kernel arguments. Printed: the FP64 rate and the time over the k = 0 time. The xors are linear, so
+// ptxas folds a round's into fewer 3-input LOP3 (k = 2 into none): count the loop's instructions in the SASS before
+// reading an "alu" row (docs/results/2026-11-22-session29/README.md, issue_share/, did).
+// Build (here): nvcc -O3 -arch=sm_90 scripts/issue_share.cu -o build/bin/issue_share
+// Run: build/bin/issue_share (and cuobjdump -sass build/bin/issue_share to count the loop's instructions)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+#define CHECK(call)                                                                                        \
+    do {                                                                                                   \
+        const cudaError_t status = (call);                                                                 \
+        if (status != cudaSuccess) {                                                                       \
+            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                      \
+                         cudaGetErrorString(status));                                                      \
+            std::exit(1);                                                                                  \
+        }                                                                                                  \
+    } while (0)
+
+constexpr int block_threads = 256, blocks_per_sm = 8, chains = 8;
+
+enum class Extra { imad, alu };
+
+template <Extra extra, int k>
+__global__ void __launch_bounds__(block_threads, blocks_per_sm)
+    mixed_kernel(double* out, unsigned* out_int, int rounds, double a, double b, unsigned m) {
+    double x[chains];
+    unsigned u[4];
+#pragma unroll
+    for (int i = 0; i < chains; ++i) x[i] = 1e-3 * (threadIdx.x + i);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) u[i] = threadIdx.x * 7u + i;
+    for (int r = 0; r < rounds; ++r) {
+#pragma unroll
+        for (int i = 0; i < chains; ++i) x[i] = fma(x[i], a, b);
+#pragma unroll
+        for (int j = 0; j < k; ++j) {
+            // each result is live (the next chain reads it), so none can be folded into another
+            if (extra == Extra::imad) u[j % 4] = u[j % 4] * m + u[(j + 1) % 4];
+            else u[j % 4] = u[j % 4] ^ u[(j + 1) % 4];
+        }
+    }
+    double sum = 0;
+#pragma unroll
+    for (int i = 0; i < chains; ++i) sum += x[i];
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = sum;
+    out_int[t] = u[0] ^ u[1] ^ u[2] ^ u[3];
+}
+
+// Seconds of one launch: the best of 5 after at least 20 ms of warm-up launches (as bsde bench's ceilings).
+template <Extra extra, int k>
+double seconds(int blocks, int rounds, double* out, unsigned* out_int) {
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    const auto timed_launch = [&] {
+        CHECK(cudaEventRecord(start));
+        mixed_kernel<extra, k><<<blocks, block_threads>>>(out, out_int, rounds, 0.999999, 1e-6, 0x9E3779B1u);
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        return ms / 1e3;
+    };
+    double warm = 0;
+    for (int launch = 0; launch < 100 && warm < 0.02; ++launch) warm += timed_launch();
+    double fastest = timed_launch();
+    for (int repeat = 1; repeat < 5; ++repeat) fastest = std::min(fastest, timed_launch());
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
+    return fastest;
+}
+
+template <Extra extra, int k>
+void row(const char* name, int blocks, double base, double* out, unsigned* out_int) {
+    const int rounds = 4096;
+    const double t = seconds<extra, k>(blocks, rounds, out, out_int);
+    const double flops = double(blocks) * block_threads * chains * rounds * 2;
+    std::printf("%-5s %3d  %8.2f  %6.3f  %6.3f\n", name, k, flops / t / 1e12, t / base, 2.0 / (2.0 + k / 8.0));
+}
+
+}  // namespace
+
+int main() {
+    int device = 0, sms = 0;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    cudaDeviceProp properties{};
+    CHECK(cudaGetDeviceProperties(&properties, device));
+    const int blocks = sms * blocks_per_sm;
+    double* out = nullptr;
+    unsigned* out_int = nullptr;
+    CHECK(cudaMalloc(&out, sizeof(double) * blocks * block_threads));
+    CHECK(cudaMalloc(&out_int, sizeof(unsigned) * blocks * block_threads));
+    std::printf("device: %s, %d SMs; 8 blocks of 256 an SM, 8 DFMA chains a thread, k integer instructions a round\n",
+                properties.name, sms);
+    std::printf("extra   k  TFLOP/s  time/k=0  if each took a DFMA issue cycle: rate ratio\n");
+    const double base = seconds<Extra::imad, 0>(blocks, 4096, out, out_int);
+    row<Extra::imad, 0>("none", blocks, base, out, out_int);
+    row<Extra::imad, 2>("imad", blocks, base, out, out_int);
+    row<Extra::imad, 4>("imad", blocks, base, out, out_int);
+    row<Extra::imad, 8>("imad", blocks, base, out, out_int);
+    row<Extra::imad, 16>("imad", blocks, base, out, out_int);
+    row<Extra::alu, 2>("alu", blocks, base, out, out_int);
+    row<Extra::alu, 4>("alu", blocks, base, out, out_int);
+    row<Extra::alu, 8>("alu", blocks, base, out, out_int);
+    row<Extra::alu, 16>("alu", blocks, base, out, out_int);
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(out_int));
+    return 0;
+}
