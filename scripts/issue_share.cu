@@ -10,23 +10,11 @@
 // reading an "alu" row (docs/results/2026-11-22-session29/README.md, issue_share/, did).
 // Build (here): nvcc -O3 -arch=sm_90 scripts/issue_share.cu -o build/bin/issue_share
 // Run: build/bin/issue_share (and cuobjdump -sass build/bin/issue_share to count the loop's instructions)
-#include <cuda_runtime.h>
-
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
+
+#include "launch_timing.cuh"
 
 namespace {
-
-#define CHECK(call)                                                                                        \
-    do {                                                                                                   \
-        const cudaError_t status = (call);                                                                 \
-        if (status != cudaSuccess) {                                                                       \
-            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                      \
-                         cudaGetErrorString(status));                                                      \
-            std::exit(1);                                                                                  \
-        }                                                                                                  \
-    } while (0)
 
 constexpr int block_threads = 256, blocks_per_sm = 8, chains = 8;
 
@@ -59,29 +47,12 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
     out_int[t] = u[0] ^ u[1] ^ u[2] ^ u[3];
 }
 
-// Seconds of one launch: the best of 5 after at least 20 ms of warm-up launches (as bsde bench's ceilings).
+// Seconds of one launch (launch_timing.cuh).
 template <Extra extra, int k>
 double seconds(int blocks, int rounds, double* out, unsigned* out_int) {
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    const auto timed_launch = [&] {
-        CHECK(cudaEventRecord(start));
+    return best_launch_seconds([&] {
         mixed_kernel<extra, k><<<blocks, block_threads>>>(out, out_int, rounds, 0.999999, 1e-6, 0x9E3779B1u);
-        CHECK(cudaGetLastError());
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        return ms / 1e3;
-    };
-    double warm = 0;
-    for (int launch = 0; launch < 100 && warm < 0.02; ++launch) warm += timed_launch();
-    double fastest = timed_launch();
-    for (int repeat = 1; repeat < 5; ++repeat) fastest = std::min(fastest, timed_launch());
-    CHECK(cudaEventDestroy(start));
-    CHECK(cudaEventDestroy(stop));
-    return fastest;
+    });
 }
 
 template <Extra extra, int k>
@@ -95,18 +66,15 @@ void row(const char* name, int blocks, double base, double* out, unsigned* out_i
 }  // namespace
 
 int main() {
-    int device = 0, sms = 0;
-    CHECK(cudaGetDevice(&device));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    cudaDeviceProp properties{};
-    CHECK(cudaGetDeviceProperties(&properties, device));
+    const DeviceShape device = current_device();
+    const int sms = device.sms;
     const int blocks = sms * blocks_per_sm;
     double* out = nullptr;
     unsigned* out_int = nullptr;
     CHECK(cudaMalloc(&out, sizeof(double) * blocks * block_threads));
     CHECK(cudaMalloc(&out_int, sizeof(unsigned) * blocks * block_threads));
     std::printf("device: %s, %d SMs; 8 blocks of 256 an SM, 8 DFMA chains a thread, k integer instructions a round\n",
-                properties.name, sms);
+                device.properties.name, sms);
     std::printf("extra   k  TFLOP/s  time/k=0  if each took a DFMA issue cycle: rate ratio\n");
     const double base = seconds<Extra::imad, 0>(blocks, 4096, out, out_int);
     row<Extra::imad, 0>("none", blocks, base, out, out_int);

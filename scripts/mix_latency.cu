@@ -6,23 +6,11 @@
 // of the rates `bsde bench` measures, measured here the same way (8 blocks an SM, 8 chains of one operation a thread).
 // Build (here): nvcc -O3 -arch=sm_90 scripts/mix_latency.cu -o build/bin/mix_latency
 // Run: build/bin/mix_latency
-#include <cuda_runtime.h>
-
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
+
+#include "launch_timing.cuh"
 
 namespace {
-
-#define CHECK(call)                                                                                        \
-    do {                                                                                                   \
-        const cudaError_t status = (call);                                                                 \
-        if (status != cudaSuccess) {                                                                       \
-            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                      \
-                         cudaGetErrorString(status));                                                      \
-            std::exit(1);                                                                                  \
-        }                                                                                                  \
-    } while (0)
 
 constexpr int block_threads = 256;
 
@@ -54,30 +42,11 @@ __global__ void chains_kernel(double* out, int rounds, double a, double b) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-// Seconds of one launch of `blocks` blocks: the best of 5 after at least 20 ms of warm-up launches (as bsde bench
-// measures its ceilings: an idle GPU's clocks rise over the first milliseconds).
+// Seconds of one launch (launch_timing.cuh).
 template <Round round, int chains>
 double seconds(int blocks, int rounds, double* out) {
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    const auto timed_launch = [&] {
-        CHECK(cudaEventRecord(start));
-        chains_kernel<round, chains><<<blocks, block_threads>>>(out, rounds, 0.999999, 1e-6);
-        CHECK(cudaGetLastError());
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        return ms / 1e3;
-    };
-    double warm = 0;
-    for (int launch = 0; launch < 100 && warm < 0.02; ++launch) warm += timed_launch();
-    double fastest = timed_launch();
-    for (int repeat = 1; repeat < 5; ++repeat) fastest = std::min(fastest, timed_launch());
-    CHECK(cudaEventDestroy(start));
-    CHECK(cudaEventDestroy(stop));
-    return fastest;
+    return best_launch_seconds(
+        [&] { chains_kernel<round, chains><<<blocks, block_threads>>>(out, rounds, 0.999999, 1e-6); });
 }
 
 template <int chains>
@@ -96,11 +65,8 @@ void mix_row(int sms, double flops_per_s, double exps_per_s, double* out) {
 }  // namespace
 
 int main() {
-    int device = 0, sms = 0;
-    CHECK(cudaGetDevice(&device));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    cudaDeviceProp properties{};
-    CHECK(cudaGetDeviceProperties(&properties, device));
+    const DeviceShape device = current_device();
+    const int sms = device.sms;
     double* out = nullptr;
     CHECK(cudaMalloc(&out, sizeof(double) * sms * 8 * block_threads));
     const int full = sms * 8;
@@ -108,7 +74,7 @@ int main() {
     const double flops_per_s = threads * 8 * 8192 * 2 / seconds<Round::multiply_add, 8>(full, 8192, out);
     const double exps_per_s = threads * 8 * 1024 / seconds<Round::exp, 8>(full, 1024, out);
     std::printf("device: %s, %d SMs; multiply-add %.2f TFLOP/s, exp %.3e per second (8 blocks an SM, 8 chains)\n",
-                properties.name, sms, flops_per_s / 1e12, exps_per_s);
+                device.properties.name, sms, flops_per_s / 1e12, exps_per_s);
     std::printf("mix of one exp and 16 multiply-adds a round: time over its floor\n");
     std::printf("chains  warps/SM 8  warps/SM 16  warps/SM 32  warps/SM 64\n");
     mix_row<1>(sms, flops_per_s, exps_per_s, out);
