@@ -7,7 +7,7 @@
 // multiply-adds (IMAD) or k xors (LOP3, the ALU) over 4 integer chains, each reading the next; a, b and the
 // multiplier are kernel arguments. Printed: the FP64 rate and the time over the k = 0 time. The xors are linear, so
 // ptxas folds a round's into fewer 3-input LOP3 (k = 2 into none): count the loop's instructions in the SASS before
-// reading an "alu" row (docs/results/2026-11-22-session29/README.md, issue_share/, did).
+// reading an "alu" row, as docs/results/2026-11-22-session29/README.md (issue_share/) does.
 // Build (here): nvcc -O3 -arch=sm_90 scripts/issue_share.cu -o build/bin/issue_share
 // Run: build/bin/issue_share (and cuobjdump -sass build/bin/issue_share to count the loop's instructions)
 #include <cstdio>
@@ -16,7 +16,7 @@
 
 namespace {
 
-constexpr int block_threads = 256, blocks_per_sm = 8, chains = 8;
+constexpr int block_threads = 256, blocks_per_sm = 8, chains = 8, timed_rounds = 4096;
 
 enum class Extra { imad, alu };
 
@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
         for (int i = 0; i < chains; ++i) x[i] = fma(x[i], a, b);
 #pragma unroll
         for (int j = 0; j < k; ++j) {
-            // each result is live (the next chain reads it), so none can be folded into another
+            // the multiply-adds cannot be merged into fewer; the xors, being linear, can (see above)
             if (extra == Extra::imad) u[j % 4] = u[j % 4] * m + u[(j + 1) % 4];
             else u[j % 4] = u[j % 4] ^ u[(j + 1) % 4];
         }
@@ -49,17 +49,16 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
 
 // Seconds of one launch (launch_timing.cuh).
 template <Extra extra, int k>
-double seconds(int blocks, int rounds, double* out, unsigned* out_int) {
+double seconds(int blocks, double* out, unsigned* out_int) {
     return best_launch_seconds([&] {
-        mixed_kernel<extra, k><<<blocks, block_threads>>>(out, out_int, rounds, 0.999999, 1e-6, 0x9E3779B1u);
+        mixed_kernel<extra, k><<<blocks, block_threads>>>(out, out_int, timed_rounds, 0.999999, 1e-6, 0x9E3779B1u);
     });
 }
 
 template <Extra extra, int k>
 void row(const char* name, int blocks, double base, double* out, unsigned* out_int) {
-    const int rounds = 4096;
-    const double t = seconds<extra, k>(blocks, rounds, out, out_int);
-    const double flops = double(blocks) * block_threads * chains * rounds * 2;
+    const double t = seconds<extra, k>(blocks, out, out_int);
+    const double flops = double(blocks) * block_threads * chains * timed_rounds * 2;
     std::printf("%-5s %3d  %8.2f  %6.3f  %6.3f\n", name, k, flops / t / 1e12, t / base, 2.0 / (2.0 + k / 8.0));
 }
 
@@ -76,7 +75,7 @@ int main() {
     std::printf("device: %s, %d SMs; 8 blocks of 256 an SM, 8 DFMA chains a thread, k integer instructions a round\n",
                 device.properties.name, sms);
     std::printf("extra   k  TFLOP/s  time/k=0  if each took a DFMA issue cycle: rate ratio\n");
-    const double base = seconds<Extra::imad, 0>(blocks, 4096, out, out_int);
+    const double base = seconds<Extra::imad, 0>(blocks, out, out_int);
     row<Extra::imad, 0>("none", blocks, base, out, out_int);
     row<Extra::imad, 2>("imad", blocks, base, out, out_int);
     row<Extra::imad, 4>("imad", blocks, base, out, out_int);
