@@ -4,6 +4,7 @@
 #pragma once
 #include <cmath>
 
+#include "../algorithms/device_exp.h"
 #include "problem_support.h"
 
 namespace bsde {
@@ -30,11 +31,12 @@ struct log_sine_bsde {
     }
     __host__ __device__ double terminal_y(double w) const { return exact_y(T, w); }
     __host__ __device__ double terminal_z(double w) const { return exact_z(T, w); }
-    // f at a fixed t, with e^(t^2) and e^(-t^2) computed once (sweep_functors.h, driver_at): one exp per call.
+    // f at a fixed t, with e^(t^2) and e^(-t^2) computed once (sweep_functors.h, driver_at): one exp per call,
+    // device_exp (on the GPU an exp without a branch; algorithms/device_exp.h).
     struct Driver {
         double t, t2, growth, decay;  // t^2, e^(t^2), e^(-t^2)
         __host__ __device__ double operator()(double, double y, double z) const {
-            return 0.5 * (growth - 4.0 * t * y - 3.0 * exp(t2 - y * decay) + z * z * decay);
+            return 0.5 * (growth - 4.0 * t * y - 3.0 * device_exp(t2 - y * decay) + z * z * decay);
         }
     };
     __host__ __device__ Driver driver_at(double t) const { return {t, t * t, exp(t * t), exp(-t * t)}; }

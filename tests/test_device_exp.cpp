@@ -1,0 +1,76 @@
+// device_exp's polynomial (algorithms/device_exp.h), which the GPU runs, checked on the host against the C
+// library's exp (glibc's: within 1 ulp): within 2 ulp (relative 2 x 2^-52) wherever e^x is a normal double,
+// within one unit of the last place where it is subnormal, 0 and infinity where the library's are, exact where
+// e^x is.
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "../algorithms/device_exp.h"
+#include "test_support.h"
+
+using namespace bsde;
+
+namespace {
+
+constexpr double two_ulp = 2.0 * std::numeric_limits<double>::epsilon();
+
+// Largest |p(x) - e^x| / e^x over `samples` uniform x in [lo, hi].
+double largest_relative_error(double lo, double hi, int samples, unsigned seed, double& worst_x) {
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> uniform(lo, hi);
+    double largest = 0.0;
+    for (int k = 0; k < samples; ++k) {
+        const double x = uniform(random), expected = std::exp(x);
+        const double error = std::fabs(exp_by_polynomial(x) - expected) / expected;
+        if (error > largest) {
+            largest = error;
+            worst_x = x;
+        }
+    }
+    return largest;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(device_exp_polynomial)
+
+BOOST_AUTO_TEST_CASE(within_two_ulp_of_the_library) {
+    struct Range {
+        double lo, hi;
+    };
+    // the reduction's range, ex2's arguments (t^2 - y e^(-t^2), a few units), every x with e^x normal
+    for (const Range& range : {Range{-0.35, 0.35}, Range{-8.0, 8.0}, Range{-708.39, 709.78}}) {
+        double worst_x = 0.0;
+        const double error = largest_relative_error(range.lo, range.hi, 400000, 7, worst_x);
+        BOOST_TEST_MESSAGE("x in [" << range.lo << ", " << range.hi << "]: largest relative error " << error
+                                    << " at x = " << worst_x);
+        BOOST_CHECK_MESSAGE(error <= two_ulp, "x in [" << range.lo << ", " << range.hi << "]: expected relative error <= "
+                                                       << two_ulp << ", got " << error << " at x = " << worst_x);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(exact_values_and_the_ends_of_the_range) {
+    BOOST_CHECK_EQUAL(exp_by_polynomial(0.0), 1.0);
+    // the integer powers of 2 by the exponent alone: e^(n ln 2) = 2^n to the rounding of n ln 2
+    for (int n : {-1000, -52, -1, 1, 30, 1000}) {
+        const double x = n * std::log(2.0), expected = std::ldexp(1.0, n);
+        const double got = exp_by_polynomial(x);
+        BOOST_CHECK_MESSAGE(std::fabs(got - expected) <= 2e3 * two_ulp * expected,
+                            "x = " << n << " ln 2: expected " << expected << ", got " << got);
+    }
+    // the ends: normal results within 2 ulp, subnormal ones within one unit of the last place there, overflow and
+    // underflow where the library's do
+    for (double x : {707.0, 709.7, 709.78, 709.79, 710.0, 800.0, -707.5, -708.5, -720.0, -745.0, -745.2, -800.0}) {
+        const double expected = std::exp(x), got = exp_by_polynomial(x);
+        const double tolerance = std::fmax(two_ulp * expected, std::numeric_limits<double>::denorm_min());
+        BOOST_CHECK_MESSAGE(std::isinf(expected) ? got == expected : std::fabs(got - expected) <= tolerance,
+                            "x = " << x << ": expected " << expected << ", got " << got);
+    }
+    BOOST_CHECK(std::isnan(exp_by_polynomial(std::nan(""))));
+    BOOST_CHECK_EQUAL(exp_by_polynomial(std::numeric_limits<double>::infinity()),
+                      std::numeric_limits<double>::infinity());
+    BOOST_CHECK_EQUAL(exp_by_polynomial(-std::numeric_limits<double>::infinity()), 0.0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
