@@ -1,10 +1,14 @@
 #include "report.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iomanip>
 
 #include "../algorithms/errors.h"
@@ -190,18 +194,58 @@ void write_solution_csv(std::ostream& out, const SolveResult& r) {
     }
 }
 
-AtomicOutputFile::AtomicOutputFile(const std::string& path) : path_(path), temporary_(path + ".partial") {
+namespace {
+
+// The file that `path` names once its symbolic links are followed: the path that rename() must replace for the links
+// to stay. A dangling link gives the file it points to, which is then created, as the shell's > creates it.
+std::string followed_links(const std::string& path) {
+    namespace fs = std::filesystem;
+    fs::path p = path;
+    std::error_code error;
+    for (int links = 0; links < 40 && fs::is_symlink(fs::symlink_status(p, error)); ++links) {  // 40: Linux's limit
+        const fs::path target = fs::read_symlink(p, error);
+        if (error) break;
+        p = target.is_absolute() ? target : p.parent_path() / target;
+    }
+    return p.string();
+}
+
+// The permissions a new file gets from open(): 0666 less the umask.
+unsigned new_file_mode() {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return 0666 & ~mask;
+}
+
+}  // namespace
+
+AtomicOutputFile::AtomicOutputFile(const std::string& path, const std::string& option)
+    : where_(option + " '" + path + "': ") {
     struct stat info;
-    if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
-        throw InputError("--output '" + path + "': is a directory");
+    const bool exists = ::stat(path.c_str(), &info) == 0;
+    if (!exists && errno != ENOENT) throw InputError(where_ + "cannot write there (" + std::strerror(errno) + ")");
+    if (exists && S_ISDIR(info.st_mode)) throw InputError(where_ + "is a directory");
+    if (exists && !S_ISREG(info.st_mode)) {  // a FIFO or a device, which a rename would replace
+        file_.open(path);
+        if (!file_) throw InputError(where_ + "cannot write there");
+        return;
+    }
+    target_ = followed_links(path);
+    mode_ = exists ? info.st_mode & 07777 : new_file_mode();
+    // a name of its own beside the target (rename() stays within one file system), so that no other file is touched
+    std::string temporary = target_ + ".partial.XXXXXX";
+    const int descriptor = ::mkstemp(&temporary[0]);
+    if (descriptor < 0) throw InputError(where_ + "cannot write there (" + std::strerror(errno) + ")");
+    ::close(descriptor);
+    temporary_ = temporary;
     file_.open(temporary_);
-    if (!file_) throw InputError("--output '" + path + "': cannot write there");
+    if (!file_) throw InputError(where_ + "cannot write there");
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
     if (!committed_) {
         file_.close();
-        std::remove(temporary_.c_str());
+        if (!temporary_.empty()) std::remove(temporary_.c_str());
     }
 }
 
@@ -237,8 +281,9 @@ std::unique_ptr<AtomicOutputFile> OutputFolder::file(const std::string& name) co
 
 void AtomicOutputFile::commit() {
     file_.close();
-    if (!file_ || std::rename(temporary_.c_str(), path_.c_str()) != 0)
-        throw InputError("--output '" + path_ + "': writing the file failed");
+    if (!file_ || (!temporary_.empty() && (::chmod(temporary_.c_str(), mode_) != 0 ||
+                                           std::rename(temporary_.c_str(), target_.c_str()) != 0)))
+        throw InputError(where_ + "writing the file failed");
     committed_ = true;
 }
 

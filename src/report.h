@@ -20,16 +20,23 @@ void print_solve_report(std::ostream& out, const Invocation& invocation, const S
                         const StabilityEstimate& stability);
 
 // A file written under a temporary name and renamed when complete, so an interrupted run never
-// leaves a truncated file. Opening checks the path is writable before any work starts.
+// leaves a truncated file. Opening checks the path is writable before any work starts. A symbolic link
+// is followed (its target is replaced and the link stays a link); what is not a regular file (a FIFO,
+// /dev/null) is written directly, as the shell's > writes it, since renaming would replace it.
 class AtomicOutputFile {
 public:
-    explicit AtomicOutputFile(const std::string& path);  // throws InputError when not writable
+    // option: the option that named the file, for the messages ("--output 'y0.csv': is a directory").
+    // Throws InputError when the path is not writable.
+    explicit AtomicOutputFile(const std::string& path, const std::string& option = "--output");
     ~AtomicOutputFile();                                 // removes the temporary unless committed
     std::ostream& stream() { return file_; }
     void commit();                                       // closes and renames into place
 
 private:
-    std::string path_, temporary_;
+    std::string where_;     // "--output 'FILE': ", the start of every message
+    std::string target_;    // the file that is replaced: the path with its links followed
+    std::string temporary_;  // a new file beside the target; empty when writing directly
+    unsigned mode_ = 0;     // the permissions the target gets: the replaced file's, else as umask leaves them
     std::ofstream file_;
     bool committed_ = false;
 };

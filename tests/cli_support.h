@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +51,13 @@ inline std::string joined(const std::vector<std::string>& args) {
     return s;
 }
 
+// "a, b, c", for messages.
+inline std::string listed(const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& name : names) s += (s.empty() ? "" : ", ") + shown(name);
+    return s;
+}
+
 // Exactly one line, starting with prefix.
 inline bool one_line(const std::string& text, const std::string& prefix) {
     return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1 &&
@@ -59,6 +67,14 @@ inline bool one_line(const std::string& text, const std::string& prefix) {
 inline bool exists(const std::string& path) {
     struct stat st;
     return ::stat(path.c_str(), &st) == 0;
+}
+
+// The names in a folder, sorted.
+inline std::vector<std::string> names_in(const std::string& folder) {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 // A bad command line, its exit code and a part of its message.
@@ -114,6 +130,8 @@ public:
         std::filesystem::create_directories(p);
         return p;
     }
+    // The names in the directory, sorted: what a run left there.
+    std::vector<std::string> names() const { return names_in(dir_); }
 
 private:
     std::string dir_;

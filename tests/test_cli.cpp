@@ -1,9 +1,14 @@
 // The command-line front end: exit codes, one-line error messages, the good paths and the
 // all-or-nothing --output file.
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -17,8 +22,8 @@
 using bsde::test::BadInput;
 using bsde::test::check_bad_input;
 using bsde::test::CliResult;
-using bsde::test::exists;
 using bsde::test::joined;
+using bsde::test::listed;
 using bsde::test::run;
 using bsde::test::ScratchDir;
 using bsde::test::shown;
@@ -100,7 +105,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_writes_no_output_file) {
-    BOOST_TEST_MESSAGE("a bad-input solve that names --output FILE leaves neither FILE nor FILE.partial");
+    BOOST_TEST_MESSAGE("a bad-input solve that names --output FILE leaves nothing in FILE's folder, a temporary neither");
     ScratchDir scratch("cli");
     const std::string csv = scratch.path("bad.csv");
     const std::vector<std::vector<std::string>> runs{
@@ -111,8 +116,8 @@ BOOST_AUTO_TEST_CASE(bad_input_writes_no_output_file) {
     for (const std::vector<std::string>& args : runs) {
         const CliResult r = run(args);
         BOOST_CHECK_MESSAGE(r.code == 2, joined(args) << ": expected exit code 2, got " << r.code);
-        BOOST_CHECK_MESSAGE(!exists(csv), joined(args) << ": " << csv << " exists");
-        BOOST_CHECK_MESSAGE(!exists(csv + ".partial"), joined(args) << ": " << csv << ".partial exists");
+        BOOST_CHECK_MESSAGE(scratch.names().empty(),
+                            joined(args) << ": expected nothing in the folder, got " << listed(scratch.names()));
     }
 }
 
@@ -233,13 +238,13 @@ BOOST_AUTO_TEST_CASE(report_names_the_startup_used) {
 }
 
 BOOST_AUTO_TEST_CASE(solve_writes_csv) {
-    BOOST_TEST_MESSAGE("a tiny serial solve exits 0 and writes the CSV (header w,y,z and M+1 rows), no .partial left");
+    BOOST_TEST_MESSAGE("a tiny serial solve exits 0 and writes the CSV (header w,y,z and M+1 rows), no temporary left");
     ScratchDir scratch("cli");
     const std::string csv = scratch.path("solution.csv");
     const CliResult r = solve_on_serial({"--problem", "ex1", "--K", "2", "--N", "16", "--output", csv});
     BOOST_CHECK_MESSAGE(r.err.empty(), "expected nothing on err, got '" << r.err << "'");
-    BOOST_CHECK_MESSAGE(!exists(csv + ".partial"), csv << ".partial remains");
-    BOOST_REQUIRE_MESSAGE(exists(csv), csv << " was not written");
+    BOOST_REQUIRE_MESSAGE(scratch.names() == std::vector<std::string>{"solution.csv"},
+                          "expected solution.csv alone in the folder, got " << listed(scratch.names()));
 
     // The paper's grid rule: q = min(Ky + 1, Kz, 3) = 2, dx = dt^((q+1)/4) = (1/16)^(3/4) = 1/8, M = 2 ceil(R / dx)
     // = 256 with ex1's R = 16.
@@ -260,6 +265,55 @@ BOOST_AUTO_TEST_CASE(solve_writes_csv) {
                                     << "'");
     BOOST_CHECK_MESSAGE(r.out.find("output    " + csv) != std::string::npos,
                         "the report does not name the output file: '" << r.out << "'");
+}
+
+BOOST_AUTO_TEST_CASE(output_leaves_links_fifos_and_other_files_as_they_are) {
+    BOOST_TEST_MESSAGE("--output through a symbolic link replaces the link's target and the link stays; a FIFO is "
+                       "written directly and stays a FIFO; an existing FILE.partial, file or folder, is left alone; "
+                       "no temporary file remains");
+    ScratchDir scratch("cli");
+    const auto solve_into = [](const std::string& csv) {
+        return solve_on_serial({"--problem", "ex1", "--K", "1", "--N", "8", "--output", csv});
+    };
+    const auto starts_with_header = [](const std::string& text) { return text.compare(0, 6, "w,y,z,") == 0; };
+
+    const std::string target = scratch.write("target.csv", "an older file\n");
+    const std::string link = scratch.path("link.csv");
+    std::filesystem::create_symlink("target.csv", link);
+    solve_into(link);
+    BOOST_CHECK_MESSAGE(std::filesystem::is_symlink(link), link << " is no longer a symbolic link");
+    const std::vector<std::string> target_lines = lines_of(target);
+    BOOST_CHECK_MESSAGE(!target_lines.empty() && starts_with_header(target_lines.front()),
+                        "expected the link's target to hold the CSV, got '"
+                            << (target_lines.empty() ? "" : target_lines.front()) << "'");
+
+    const std::string unrelated = scratch.write("y.csv.partial", "not bsde's\n");
+    solve_into(scratch.path("y.csv"));
+    BOOST_CHECK_MESSAGE(lines_of(unrelated) == std::vector<std::string>{"not bsde's"},
+                        unrelated << " was overwritten or removed");
+    scratch.directory("z.csv.partial");
+    solve_into(scratch.path("z.csv"));  // requires exit code 0
+
+    // The reader opens first (without waiting for a writer), so that bsde's open for writing does not block; the CSV
+    // of ex1 at K = 1, N = 8 (93 rows) fits in the pipe's buffer.
+    const std::string fifo = scratch.path("fifo.csv");
+    BOOST_REQUIRE_MESSAGE(::mkfifo(fifo.c_str(), 0600) == 0, "cannot make the FIFO " << fifo);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    BOOST_REQUIRE_MESSAGE(reader >= 0, "cannot open the FIFO " << fifo << " for reading");
+    solve_into(fifo);
+    std::string received;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;) received.append(buffer, n);
+    ::close(reader);
+    struct stat info;
+    BOOST_CHECK_MESSAGE(::lstat(fifo.c_str(), &info) == 0 && S_ISFIFO(info.st_mode), fifo << " is no longer a FIFO");
+    BOOST_CHECK_MESSAGE(starts_with_header(received), "expected the CSV through the FIFO, got '" << received.substr(0, 80)
+                                                                                                  << "'");
+
+    const std::vector<std::string> expected{"fifo.csv", "link.csv", "target.csv", "y.csv", "y.csv.partial",
+                                            "z.csv",    "z.csv.partial"};
+    BOOST_CHECK_MESSAGE(scratch.names() == expected,
+                        "expected " << listed(expected) << " in the folder, got " << listed(scratch.names()));
 }
 
 BOOST_AUTO_TEST_CASE(exchange_option_reports_its_deltas) {
