@@ -504,17 +504,17 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
     progress.clear();
 
     for (const std::string& warning : warnings) err << "bsde: warning: " << warning << "\n";
+    if (!dir.empty()) {  // the files first: a run that fails to write them prints nothing on out
+        write_csv(csv->stream(), bench_table(results, TableStyle::csv));
+        write_bench_markdown(markdown->stream(), results, command, repeats, devices);
+        commit_together({csv.get(), markdown.get()});
+    }
     write_text_table(out, bench_table(results, TableStyle::display));
     out << bench_notes(results, repeats);
     out << "devices:";
     for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ";" : "") << " " << devices[i];
     out << "\nbuild: bsde at commit " << build_commit() << "\n";
-    if (dir.empty()) return 0;
-    write_csv(csv->stream(), bench_table(results, TableStyle::csv));
-    write_bench_markdown(markdown->stream(), results, command, repeats, devices);
-    csv->commit();
-    markdown->commit();
-    out << "files: " << dir << "/bench.csv, " << dir << "/bench.md\n";
+    if (!dir.empty()) out << "files: " << dir << "/bench.csv, " << dir << "/bench.md\n";
     return 0;
 }
 

@@ -272,19 +272,26 @@ void OutputFolder::remove_empty_created() const {
 }
 
 std::unique_ptr<AtomicOutputFile> OutputFolder::file(const std::string& name) const {
-    try {
-        return std::make_unique<AtomicOutputFile>(path_ + "/" + name);
-    } catch (const InputError&) {
-        throw InputError("--out '" + path_ + "': cannot write files there");
-    }
+    return std::make_unique<AtomicOutputFile>(path_ + "/" + name, "--out");
+}
+
+void AtomicOutputFile::finish() {
+    if (!file_.is_open()) return;
+    file_.close();
+    if (!file_) throw InputError(where_ + "writing the file failed");
 }
 
 void AtomicOutputFile::commit() {
-    file_.close();
-    if (!file_ || (!temporary_.empty() && (::chmod(temporary_.c_str(), mode_) != 0 ||
-                                           std::rename(temporary_.c_str(), target_.c_str()) != 0)))
+    finish();
+    if (!temporary_.empty() &&
+        (::chmod(temporary_.c_str(), mode_) != 0 || std::rename(temporary_.c_str(), target_.c_str()) != 0))
         throw InputError(where_ + "writing the file failed");
     committed_ = true;
+}
+
+void commit_together(std::initializer_list<AtomicOutputFile*> files) {
+    for (AtomicOutputFile* file : files) file->finish();
+    for (AtomicOutputFile* file : files) file->commit();
 }
 
 }  // namespace bsde

@@ -2,6 +2,7 @@
 #pragma once
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -30,7 +31,8 @@ public:
     explicit AtomicOutputFile(const std::string& path, const std::string& option = "--output");
     ~AtomicOutputFile();                                 // removes the temporary unless committed
     std::ostream& stream() { return file_; }
-    void commit();                                       // closes and renames into place
+    void finish();                                       // closes; throws InputError when the writing failed
+    void commit();                                       // finishes and renames into place
 
 private:
     std::string where_;     // "--output 'FILE': ", the start of every message
@@ -40,6 +42,10 @@ private:
     std::ofstream file_;
     bool committed_ = false;
 };
+
+// Commits the files of one run together: each is finished before any is renamed into place, so that a failure to
+// write one of them (a full disk) leaves none behind.
+void commit_together(std::initializer_list<AtomicOutputFile*> files);
 
 // The --out folder of bsde study and bsde bench: created with its missing parents before any work, so that an
 // unwritable path fails at once, and its files opened there. The folders it created are removed again when it goes

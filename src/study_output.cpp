@@ -350,6 +350,30 @@ std::string gnuplot_script(const Study& study) {
     return gp.str();
 }
 
+namespace {
+
+// Writes the study into DIR's files and runs gnuplot on them (a line on err when the plots are skipped); returns the
+// files written, "DIR/study.csv, ...".
+std::string write_study_files(const Study& study, const std::string& dir, AtomicOutputFile& csv,
+                              AtomicOutputFile& markdown, AtomicOutputFile& script, std::ostream& err) {
+    write_csv(csv.stream(), study_table(study, TableStyle::csv));
+    write_markdown(markdown.stream(), study);
+    script.stream() << gnuplot_script(study);
+    commit_together({&csv, &markdown, &script});
+    std::string files = dir + "/study.csv, " + dir + "/study.md, " + dir + "/study.gp";
+    for (const std::string& png : every_plot_file()) std::remove((dir + "/" + png).c_str());  // none stale
+    const std::vector<Plot> plots = study_plots(study);
+    if (plots.empty()) return files;
+    const std::string failure = run_gnuplot(dir);
+    if (failure.empty())
+        for (const Plot& p : plots) files += ", " + dir + "/" + p.file;
+    else
+        err << "bsde: note: plots skipped: " << failure << "\n";
+    return files;
+}
+
+}  // namespace
+
 int study_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream& err,
                   bool show_progress) {
     Invocation resolved = invocation;
@@ -369,29 +393,12 @@ int study_command(const Invocation& invocation, const std::string& command, std:
 
     const Study study = run_study(resolved, command, show_progress);
     for (const std::string& warning : study.warnings) err << "bsde: warning: " << warning << "\n";
+    // The files first: a run that fails to write them prints nothing on out.
+    const std::string files = dir.empty() ? "" : write_study_files(study, dir, *csv, *markdown, *script, err);
     write_text_table(out, study_table(study, TableStyle::display));
     out << study_notes(study);
     out << "build: bsde at commit " << build_commit() << "\n";
-    if (dir.empty()) return 0;
-
-    write_csv(csv->stream(), study_table(study, TableStyle::csv));
-    write_markdown(markdown->stream(), study);
-    script->stream() << gnuplot_script(study);
-    csv->commit();
-    markdown->commit();
-    script->commit();
-    std::string files = dir + "/study.csv, " + dir + "/study.md, " + dir + "/study.gp";
-
-    for (const std::string& png : every_plot_file()) std::remove((dir + "/" + png).c_str());  // none stale
-    const std::vector<Plot> plots = study_plots(study);
-    if (!plots.empty()) {
-        const std::string failure = run_gnuplot(dir);
-        if (failure.empty())
-            for (const Plot& p : plots) files += ", " + dir + "/" + p.file;
-        else
-            err << "bsde: note: plots skipped: " << failure << "\n";
-    }
-    out << "files: " << files << "\n";
+    if (!files.empty()) out << "files: " << files << "\n";
     return 0;
 }
 

@@ -1,9 +1,11 @@
 // Runs the bsde command line in-process for the CLI, fault, study and bench tests.
 #pragma once
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +28,21 @@ inline CliResult run(const std::vector<std::string>& args) {
     std::ostringstream out, err;
     const int code = bsde::run_cli(args, out, err);
     return {code, out.str(), err.str()};
+}
+
+// Runs args with the files this process writes limited to `bytes`, as `ulimit -f` limits them, and SIGXFSZ ignored,
+// so that a write beyond the limit fails (EFBIG) as on a full disk, instead of ending the process.
+inline CliResult run_with_file_size_limit(const std::vector<std::string>& args, rlim_t bytes) {
+    rlimit saved;
+    BOOST_REQUIRE(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    rlimit limited = saved;
+    limited.rlim_cur = std::min(bytes, saved.rlim_max);
+    const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+    BOOST_REQUIRE(::setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    const CliResult r = run(args);
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previous_handler);
+    return r;
 }
 
 // The text as a C string literal would show it (control and non-ASCII bytes as \xNN), for messages.
@@ -84,9 +101,9 @@ struct BadInput {
     std::string message_contains;
 };
 
-// Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
-inline void check_bad_input(const BadInput& row) {
-    const CliResult r = run(row.args);
+// The run of row.args in r: its exit code, exactly one line "bsde: error: ..." on err containing the expected
+// text, nothing on out.
+inline void check_failure(const BadInput& row, const CliResult& r) {
     const std::string what = joined(row.args);
     BOOST_CHECK_MESSAGE(r.code == row.code, what << ": expected exit code " << row.code << ", got " << r.code
                                                  << " (err: " << shown(r.err) << ")");
@@ -97,6 +114,9 @@ inline void check_bad_input(const BadInput& row) {
                              << shown(r.err) << "'");
     BOOST_CHECK_MESSAGE(r.out.empty(), what << ": expected nothing on out, got '" << r.out << "'");
 }
+
+// Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
+inline void check_bad_input(const BadInput& row) { check_failure(row, run(row.args)); }
 
 // /tmp/bsde_test_<suite>_<pid>_<n>/ for the files and folders a test case names there, removed with its
 // contents at the end.

@@ -357,6 +357,17 @@ BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
     std::filesystem::remove_all(dir);
 }
 
+BOOST_AUTO_TEST_CASE(bench_whose_files_cannot_be_written_prints_nothing) {
+    BOOST_TEST_MESSAGE("a bench whose --out files cannot be written (files limited to 1 KiB, as on a full disk): exit "
+                       "code 2, one error line naming --out and the file, nothing on out, no folder left behind");
+    test::ScratchDir scratch("bench");
+    const std::string dir = scratch.path("out");
+    const std::vector<std::string> args{"bench", "--cases", "ex1:K=1:N=8", "--backends", "serial", "--repeats", "1",
+                                        "--out", dir};
+    test::check_failure({args, 2, "--out '" + dir + "/bench."}, test::run_with_file_size_limit(args, 1024));
+    BOOST_CHECK_MESSAGE(!test::exists(dir), "the bench left its --out folder " << dir << " behind");
+}
+
 BOOST_AUTO_TEST_CASE(cuda_ceilings_measured, *bsde::test::needs_cuda()) {
     BOOST_TEST_MESSAGE("the device's FP64 rates: positive and finite, and chains of one exp and 32 flops no faster "
                        "than 0.95 of the floor the two rates give them (the pass's floor is then a floor)");

@@ -418,6 +418,17 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     BOOST_CHECK_MESSAGE(!exists(dir + "/y_error.png"), "a stale y_error.png remains");
 }
 
+BOOST_AUTO_TEST_CASE(study_whose_files_cannot_be_written_prints_nothing) {
+    BOOST_TEST_MESSAGE("a study whose --out files cannot be written (files limited to 1 KiB, as on a full disk): exit "
+                       "code 2, one error line naming --out and the file, nothing on out, no folder left behind");
+    ScratchDir scratch("study");
+    const std::string dir = scratch.path("out");
+    const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1-2", "--N", "8,16",
+                                        "--backends", "serial", "--out", dir};
+    test::check_failure({args, 2, "--out '" + dir + "/study."}, test::run_with_file_size_limit(args, 1024));
+    BOOST_CHECK_MESSAGE(!exists(dir), "the study left its --out folder " << dir << " behind");
+}
+
 BOOST_AUTO_TEST_CASE(repeated_study_end_to_end) {
     BOOST_TEST_MESSAGE("bsde study --problem ex1 --K 1 --N 8 --backends serial,omp --repeats 3 --out DIR: each time the "
                        "median of three solves, between their least and most");
