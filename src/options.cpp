@@ -172,7 +172,8 @@ std::string byte_name(unsigned char c) {
 // CRLF line ends, a last line without a newline, a UTF-8 byte-order mark. Rejected, with the line: a
 // key the option table does not have (or one of the command line only), a key twice, a line without
 // `=`, an empty key or value, a [section], control characters, bytes outside ASCII other than in
-// comments, a value the option's type rejects; and a directory or a file over 1 MiB (/dev/zero, say).
+// comments, a value the option's type rejects; and a directory, anything else that is not a regular file (a FIFO,
+// whose opening would wait for a writer; /dev/zero) or a file over 1 MiB.
 // Values go through the same option table as the command line, which wins (po::store keeps the first).
 void read_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm,
                       ConfigOrigin& origin) {
@@ -181,6 +182,7 @@ void read_config_file(const std::string& path, const po::options_description& op
     if (::stat(path.c_str(), &info) != 0)
         throw InputError(file_name + ": cannot open the file for reading (" + std::strerror(errno) + ")");
     if (S_ISDIR(info.st_mode)) throw InputError(file_name + ": is a directory, not a file");
+    if (!S_ISREG(info.st_mode)) throw InputError(file_name + ": not a regular file (a FIFO, a device or a socket)");
     std::ifstream file(path, std::ios::binary);
     if (!file) throw InputError(file_name + ": cannot open the file for reading");
     constexpr std::size_t limit = 1 << 20;

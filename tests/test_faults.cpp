@@ -6,6 +6,10 @@
 // The memory and allocation cases use the test hooks BSDE_TEST_FREE_BYTES and BSDE_TEST_FAIL_ALLOCATION
 // (README, "Errors and exit codes").
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -15,6 +19,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <thrust/fill.h>
@@ -29,6 +34,7 @@
 
 using bsde::test::BadInput;
 using bsde::test::check_bad_input;
+using bsde::test::check_failure;
 using bsde::test::CliResult;
 using bsde::test::joined;
 using bsde::test::listed;
@@ -153,7 +159,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", folder}, 2, "--config '" + folder + "': is a directory"},
         {{"grid", "--config", "/nonexistent/x.ini"}, 2, "--config '/nonexistent/x.ini': cannot open the file"},
         {{"grid", "--config", ini("big.ini", big)}, 2, "larger than 1 MiB"},
-        {{"grid", "--config", "/dev/zero"}, 2, "--config '/dev/zero': larger than 1 MiB"},
+        {{"grid", "--config", "/dev/zero"}, 2, "--config '/dev/zero': not a regular file"},
         // config files: syntax, with the line
         {{"grid", "--config", ini("unknown.ini", "K = 3\nfoo = 1\n")}, 2, "unknown.ini' line 2: unknown key 'foo'"},
         {{"grid", "--config", ini("twice.ini", "N = 64\n\nN = 128\n")}, 2, "twice.ini' line 3: 'N' is set twice (first on line 1)"},
@@ -195,6 +201,28 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
     };
     BOOST_CHECK_GE(rows.size(), 30u);
     for (const BadInput& row : rows) check_bad_input(row);
+}
+
+BOOST_AUTO_TEST_CASE(config_fifo_is_refused_without_waiting_for_a_writer) {
+    BOOST_TEST_MESSAGE("--config FIFO: exit code 2, one line saying it is not a regular file, without opening it (which "
+                       "waits for a writer)");
+    ScratchDir scratch("faults");
+    const std::string fifo = scratch.path("fifo.ini");
+    BOOST_REQUIRE_MESSAGE(::mkfifo(fifo.c_str(), 0600) == 0, "cannot make the FIFO " << fifo);
+    // A writer that would feed a bsde that opened the FIFO ("N = 8": a good file, so that reading it is no error);
+    // released after the run by a reader of our own, so that the test ends either way.
+    std::thread writer([&fifo] {
+        const int descriptor = ::open(fifo.c_str(), O_WRONLY);  // waits for a reader
+        if (descriptor < 0) return;
+        const ssize_t written = ::write(descriptor, "N = 8\n", 6);
+        static_cast<void>(written);  // the reader may be our own, gone already
+        ::close(descriptor);
+    });
+    const CliResult r = run({"grid", "--config", fifo});
+    const int release = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    writer.join();
+    ::close(release);
+    check_failure({{"grid", "--config", fifo}, 2, "--config '" + fifo + "': not a regular file"}, r);
 }
 
 BOOST_AUTO_TEST_CASE(config_files_that_are_fine) {
