@@ -57,32 +57,40 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     return 0;
 }
 
+// The command the arguments name, its output on out; returns its exit code.
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const Invocation invocation = parse_invocation(args);
+    // A progress line only on the real stderr, and only when it is a terminal.
+    const bool show_progress = &err == &std::cerr && stderr_is_terminal();
+    if (invocation.help) {
+        out << help_text();
+        return 0;
+    }
+    if (invocation.version) {
+        out << version_text();
+        return 0;
+    }
+    if (invocation.command == "coefficients") print_coefficients(out, invocation.settings.K());
+    else if (invocation.command == "grid")
+        print_grid(out, invocation.settings, find_problem(invocation.problem).dimension);
+    else if (invocation.command == "problems") print_problems(out);
+    else if (invocation.command == "study" || invocation.command == "bench") {
+        std::string command = "bsde";  // as given, for the output's record of the run
+        for (const std::string& a : args) command += " " + a;
+        return (invocation.command == "study" ? study_command : bench_command)(invocation, command, out, err,
+                                                                                 show_progress);
+    } else return solve_command(invocation, out, err, show_progress);
+    return 0;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
-        const Invocation invocation = parse_invocation(args);
-        // A progress line only on the real stderr, and only when it is a terminal.
-        const bool show_progress = &err == &std::cerr && stderr_is_terminal();
-        if (invocation.help) {
-            out << help_text();
-            return 0;
-        }
-        if (invocation.version) {
-            out << version_text();
-            return 0;
-        }
-        if (invocation.command == "coefficients") print_coefficients(out, invocation.settings.K());
-        else if (invocation.command == "grid")
-            print_grid(out, invocation.settings, find_problem(invocation.problem).dimension);
-        else if (invocation.command == "problems") print_problems(out);
-        else if (invocation.command == "study" || invocation.command == "bench") {
-            std::string command = "bsde";  // as given, for the output's record of the run
-            for (const std::string& a : args) command += " " + a;
-            return (invocation.command == "study" ? study_command : bench_command)(invocation, command, out, err,
-                                                                                     show_progress);
-        } else return solve_command(invocation, out, err, show_progress);
-        return 0;
+        const int code = run_command(args, out, err);
+        // A failure to write standard output (a full disk, /dev/full) shows only when it is flushed.
+        if (!out.flush()) throw InputError("writing the standard output failed");
+        return code;
     } catch (const Error& e) {
         err << "bsde: error: " << one_line(e.what()) << "\n";
         return e.exit_code();

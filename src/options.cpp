@@ -301,11 +301,12 @@ std::string help_text() {
             "and control or non-ASCII bytes outside comments are errors naming the line.\n\n"
             "Errors: one line 'bsde: error: ...' on stderr naming the option, file and line, value or step.\n"
             "Exit codes: 0 success; 2 bad input (an option, key or value, an unreadable config file or output\n"
-            "path, a backend in --backends that this machine does not run, a run larger than the free memory:\n"
-            "the message gives the largest N that fits); 3 numerical failure (a non-finite y or z, naming the\n"
-            "step and grid point; Picard above its tolerance with --strict, else a 'bsde: warning: ...' line);\n"
-            "4 device or library failure (no CUDA device or a driver too old for solve's --backend cuda, a failing\n"
-            "CUDA or cuSPARSE call, an allocation that fails).\n";
+            "path, standard output that cannot be written, a backend in --backends that this machine does not\n"
+            "run, a run larger than the free memory: the message gives the largest N that fits); 3 numerical\n"
+            "failure (a non-finite y or z, naming the step and grid point; Picard above its tolerance with\n"
+            "--strict, else a 'bsde: warning: ...' line); 4 device or library failure (no CUDA device or a\n"
+            "driver too old for solve's --backend cuda, a failing CUDA or cuSPARSE call, an allocation that\n"
+            "fails).\n";
     return text.str();
 }
 

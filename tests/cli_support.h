@@ -45,6 +45,23 @@ inline CliResult run_with_file_size_limit(const std::vector<std::string>& args, 
     return r;
 }
 
+// A stream buffer that takes every byte and then fails to flush them, as standard output does on a full disk
+// (/dev/full): the failure shows only when the output is flushed.
+class UnflushableBuffer : public std::streambuf {
+protected:
+    int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+    int sync() override { return -1; }
+};
+
+// Runs args with such an output; what they wrote is lost (out is empty).
+inline CliResult run_with_unflushable_out(const std::vector<std::string>& args) {
+    UnflushableBuffer buffer;
+    std::ostream out(&buffer);
+    std::ostringstream err;
+    const int code = bsde::run_cli(args, out, err);
+    return {code, "", err.str()};
+}
+
 // The text as a C string literal would show it (control and non-ASCII bytes as \xNN), for messages.
 inline std::string shown(const std::string& text) {
     std::string s;

@@ -21,10 +21,12 @@
 
 using bsde::test::BadInput;
 using bsde::test::check_bad_input;
+using bsde::test::check_failure;
 using bsde::test::CliResult;
 using bsde::test::joined;
 using bsde::test::listed;
 using bsde::test::run;
+using bsde::test::run_with_unflushable_out;
 using bsde::test::ScratchDir;
 using bsde::test::shown;
 
@@ -119,6 +121,20 @@ BOOST_AUTO_TEST_CASE(bad_input_writes_no_output_file) {
         BOOST_CHECK_MESSAGE(scratch.names().empty(),
                             joined(args) << ": expected nothing in the folder, got " << listed(scratch.names()));
     }
+}
+
+BOOST_AUTO_TEST_CASE(failure_to_write_the_output_exits_2) {
+    BOOST_TEST_MESSAGE("a command whose output cannot be flushed (as standard output on a full disk) exits 2 with one "
+                       "line saying so");
+    ScratchDir scratch("cli");
+    const std::vector<std::vector<std::string>> runs{
+        {"solve", "--problem", "ex1", "--K", "2", "--N", "8", "--backend", "serial"},
+        {"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial", "--out", scratch.path("study")},
+        {"problems"},
+        {"--help"},
+    };
+    for (const std::vector<std::string>& args : runs)
+        check_failure({args, 2, "bsde: error: writing the standard output failed"}, run_with_unflushable_out(args));
 }
 
 BOOST_AUTO_TEST_CASE(help_prints_usage) {
