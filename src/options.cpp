@@ -467,8 +467,12 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (vm.count("output") && invocation.output.empty()) throw InputError("--output '': an empty file name");
     take(vm, "strict", s.picard_strict);
     take(vm, "allow-unstable", s.allow_unstable);
-    // bsde grid shows the stability of any grid, unstable ones too (print_grid says what a solve would do)
-    if (invocation.command == "grid") s.allow_unstable = true;
+    // bsde grid shows the stability of any grid, unstable ones too (print_grid says what a solve would do), and runs no
+    // start-up: without one, validate() does not bound the start-up's fine steps
+    if (invocation.command == "grid") {
+        s.allow_unstable = true;
+        s.startup = Startup::exact;
+    }
     if (vm.count("startup-substeps") && s.startup == Startup::exact)
         throw InputError("--startup-substeps: only for --startup multistep (the exact start-up takes no substeps)");
     const int largest_K = std::max({s.Ky, s.Kz, *std::max_element(invocation.Ks.begin(), invocation.Ks.end())});

@@ -184,6 +184,9 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"grid", "--K", "1", "--N", "128"}, "M  = 364\n");
     // --grid-order 2 at N = 128: dx = dt^(3/4), M = 2 ceil(16 * 128^(3/4)) = 1218, the paper's for K = 2 (Table 5)
     check_prints({"grid", "--K", "3", "--N", "128", "--grid-order", "2"}, "(q = 2)\nM  = 1218\n");
+    // a grid whose multistep start-up would take more than 2^31 - 1 fine steps (N ceil(sqrt(N / T)) = 2.8e9), which a
+    // solve refuses: bsde grid runs no start-up
+    check_prints({"grid", "--N", "2000000", "--grid-order", "1"}, "N = 2000000, T = 1, R = 16 (q = 1)\nM  = 45256\n");
     // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; README, Stability)
     check_prints({"grid", "--problem", "ex2", "--K", "6", "--N", "2048"},
                  "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");

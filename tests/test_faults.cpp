@@ -111,7 +111,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
          "the problem's parameters make its driver's gradient in z, df/dz = (-0.2, -inf), infinite"},
         {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
         // grids too large for the sweep's indices, or too small for a spline
-        {{"grid", "--N", "2000000000"}, 2, "--N 2000000000 with 44722 start-up substeps per step"},
+        {{"solve", "--N", "2000000000"}, 2, "--N 2000000000 with 44722 start-up substeps per step"},
+        {{"grid", "--N", "2000000000"}, 2, "--N 2000000000, --R 16, --T 1: the space grid would have about"},
         {{"solve", "--N", "2000000000", "--startup", "exact"}, 2, "the space grid would have about"},
         {{"solve", "--problem", "ex5", "--N", "1024", "--backend", "serial"}, 2, "32-bit indices"},
         {{"grid", "--R", "0.001", "--N", "16"}, 2, "at least 4 are needed"},
