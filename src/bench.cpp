@@ -112,7 +112,14 @@ BenchCase parse_case(const std::string& item) {
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         s.driver_z_gradient = problem->driver_z_gradient(s.T, s.problem_parameters);
-        validate(s, problem->dimension);
+        // The stability checked apart: validate()'s refusal advises --allow-unstable, which bench does not take.
+        SchemeSettings stability_unchecked = s;
+        stability_unchecked.allow_unstable = true;
+        validate(stability_unchecked, problem->dimension);
+        const StabilityEstimate stability = estimate_stability(s, problem->dimension);
+        if (stability.growth_over_run > stability_error_growth)
+            throw InputError(stability_warning(stability, s, problem->dimension) +
+                             "; bench runs stable cases only (the case's keys L, K and N set these)");
     } catch (const InputError& e) {
         throw InputError(where + e.what());
     }

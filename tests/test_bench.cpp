@@ -277,6 +277,11 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--cases", "ex1:interp=bicubic"}, 2, "--interp bicubic: only for 2D problems"},
         {{"bench", "--cases", "ex4:interp=hermite"}, 2, "--interp hermite: only for 1D problems"},
         {{"bench", "--cases", "ex1:K=3:N=3"}, 2, "--cases 'ex1:K=3:N=3': --N 3"},
+        // an unstable case, with advice that bench can take (it has no --allow-unstable)
+        {{"bench", "--cases", "ex2:K=6:N=643"}, 2,
+         "--cases 'ex2:K=6:N=643': --K 6, --N 643, --L 32: the scheme is unstable on this grid: grid modes of about "},
+        {{"bench", "--cases", "ex2:K=6:N=643"}, 2,
+         "(README, Stability); bench runs stable cases only (the case's keys L, K and N set these)"},
         {{"bench", "--cases", "ex1,,ex2"}, 2, "an empty case"},
         {{"bench", "--cases", ""}, 2, "--cases '': no case given"},
         {{"bench", "--cases", "ex1:K=2:N=8:K=3"}, 2, "K is given twice"},
