@@ -1,8 +1,10 @@
 // The study's outputs: the aligned text table, CSV and Markdown (with readers for the tests), the
 // gnuplot script of the paper's figures and the bsde study command that writes them.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -137,6 +139,13 @@ std::string find_gnuplot() {
     return "";
 }
 
+// How a child process ended, from the wait status pclose() returns (it waits for an end, not a stop): "exit status 1",
+// "killed by signal 9 (Killed)".
+std::string describe_wait_status(int status) {
+    if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
+}
+
 // Runs gnuplot on DIR/study.gp; "" on success, else why the plots were not made.
 std::string run_gnuplot(const std::string& dir) {
     const std::string gnuplot = find_gnuplot();
@@ -151,12 +160,13 @@ std::string run_gnuplot(const std::string& dir) {
     while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
     const int status = ::pclose(pipe);
     if (status == 0) return "";
+    if (status == -1) return "cannot wait for " + gnuplot + " (" + std::strerror(errno) + ")";
     // gnuplot's last non-empty line names what failed.
     std::string last_line;
     std::istringstream lines(output);
     for (std::string line; std::getline(lines, line);)
         if (!trim(line).empty()) last_line = trim(line);
-    return gnuplot + " failed (exit status " + std::to_string(status) + "): " + last_line;
+    return gnuplot + " failed (" + describe_wait_status(status) + ")" + (last_line.empty() ? "" : ": " + last_line);
 }
 
 }  // namespace

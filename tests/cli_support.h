@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -134,6 +135,28 @@ inline void check_failure(const BadInput& row, const CliResult& r) {
 
 // Exit code, exactly one line "bsde: error: ..." on err containing the expected text, nothing on out.
 inline void check_bad_input(const BadInput& row) { check_failure(row, run(row.args)); }
+
+// Sets an environment variable for the life of the object; its earlier value (or its absence) comes back after.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value) : name_(name) {
+        const char* previous = std::getenv(name);
+        if (previous) previous_ = previous;
+        had_value_ = previous != nullptr;
+        ::setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() {
+        if (had_value_) ::setenv(name_, previous_.c_str(), 1);
+        else ::unsetenv(name_);
+    }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+    std::string previous_;
+    bool had_value_ = false;
+};
 
 // /tmp/bsde_test_<suite>_<pid>_<n>/ for the files and folders a test case names there, removed with its
 // contents at the end.

@@ -40,24 +40,10 @@ using bsde::test::joined;
 using bsde::test::listed;
 using bsde::test::one_line;
 using bsde::test::run;
+using bsde::test::ScopedEnv;
 using bsde::test::ScratchDir;
 using bsde::test::shown;
 
-namespace {
-
-// Sets an environment variable for the life of the object.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
-    ~ScopedEnv() { ::unsetenv(name_); }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-    const char* name_;
-};
-
-}  // namespace
 
 BOOST_AUTO_TEST_SUITE(faults)
 

@@ -403,19 +403,33 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
         BOOST_CHECK_MESSAGE(exists(dir + "/" + png) != skipped, dir << "/" << png << (skipped ? " exists" : " is missing"));
 
     // Without gnuplot (a smaller study into the same folder): the tables, no PNG (none stale), one note.
-    const char* previous = std::getenv("BSDE_GNUPLOT");
-    const std::string saved = previous ? previous : "";
-    ::setenv("BSDE_GNUPLOT", "/nonexistent/gnuplot", 1);
-    const CliResult without =
-        run({"study", "--problem", "ex1", "--K", "1", "--N", "8,16", "--backends", "serial", "--out", dir});
-    if (previous) ::setenv("BSDE_GNUPLOT", saved.c_str(), 1);
-    else ::unsetenv("BSDE_GNUPLOT");
+    const std::vector<std::string> smaller{"study", "--problem", "ex1", "--K", "1", "--N", "8,16", "--backends", "serial",
+                                           "--out", dir};
+    const CliResult without = [&] {
+        test::ScopedEnv missing("BSDE_GNUPLOT", "/nonexistent/gnuplot");
+        return run(smaller);
+    }();
     BOOST_CHECK_MESSAGE(without.code == 0, "without gnuplot: exit code " << without.code << " (" << without.err << ")");
     BOOST_CHECK_MESSAGE(without.err.find("plots skipped") != std::string::npos &&
                             without.err.find('\n') == without.err.size() - 1,
                         "without gnuplot: expected one note on err, got '" << without.err << "'");
     BOOST_CHECK(exists(dir + "/study.csv") && exists(dir + "/study.md"));
     BOOST_CHECK_MESSAGE(!exists(dir + "/y_error.png"), "a stale y_error.png remains");
+}
+
+BOOST_AUTO_TEST_CASE(plots_skipped_say_how_gnuplot_ended) {
+    BOOST_TEST_MESSAGE("a gnuplot that fails without a word (BSDE_GNUPLOT=false): one note with its exit status, 1, "
+                       "not the raw wait status, and no empty reason after it");
+    ScratchDir scratch("study");
+    const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1", "--N", "8,16", "--backends", "serial",
+                                        "--out", scratch.path("out")};
+    test::ScopedEnv failing("BSDE_GNUPLOT", "false");
+    const CliResult r = run(args);
+    const std::string ending = "false failed (exit status 1)\n";
+    BOOST_CHECK_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
+    BOOST_CHECK_MESSAGE(test::one_line(r.err, "bsde: note: plots skipped: ") && r.err.size() >= ending.size() &&
+                            r.err.compare(r.err.size() - ending.size(), ending.size(), ending) == 0,
+                        "expected one note ending '" << test::shown(ending) << "', got '" << test::shown(r.err) << "'");
 }
 
 BOOST_AUTO_TEST_CASE(study_whose_files_cannot_be_written_prints_nothing) {
