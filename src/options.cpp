@@ -384,8 +384,10 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
             const std::vector<ParameterUse>& uses = problem_parameter_uses();
             return std::any_of(uses.begin(), uses.end(), [&](const ParameterUse& use) { return use.name == name; });
         };
+        // --config sets options: a command that takes none (problems) refuses it too
         for (const auto& given : vm)
-            if (given.first != "config" && std::find(names.begin(), names.end(), given.first) == names.end() &&
+            if ((given.first != "config" || names.empty()) &&
+                std::find(names.begin(), names.end(), given.first) == names.end() &&
                 !(grid && is_parameter(given.first))) {
                 std::string list;
                 for (const std::string& name : names) list += (list.empty() ? "--" : ", --") + name;

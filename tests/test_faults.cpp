@@ -147,6 +147,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", "/nonexistent/x.ini"}, 2, "--config '/nonexistent/x.ini': cannot open the file"},
         {{"grid", "--config", ini("big.ini", big)}, 2, "larger than 1 MiB"},
         {{"grid", "--config", "/dev/zero"}, 2, "--config '/dev/zero': not a regular file"},
+        {{"problems", "--config", ini("empty.ini", "")}, 2, "--config: not for bsde problems, which takes no options"},
         // config files: syntax, with the line
         {{"grid", "--config", ini("unknown.ini", "K = 3\nfoo = 1\n")}, 2, "unknown.ini' line 2: unknown key 'foo'"},
         {{"grid", "--config", ini("twice.ini", "N = 64\n\nN = 128\n")}, 2, "twice.ini' line 3: 'N' is set twice (first on line 1)"},
