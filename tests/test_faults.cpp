@@ -158,6 +158,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", ini("control.ini", "K = 2\x01\n")}, 2, "control.ini' line 1: control character 0x01 at column 6"},
         {{"grid", "--config", ini("nul.ini", std::string("N = 64\nK = 3\0\n", 14))}, 2, "nul.ini' line 2: control character 0x00"},
         {{"grid", "--config", ini("cr.ini", "K = 3\rN = 64\n")}, 2, "cr.ini' line 1: control character 0x0D"},
+        {{"grid", "--config", ini("comment.ini", "K = 3\n# a comment \x02\n")}, 2,
+         "comment.ini' line 2: control character 0x02"},  // in a comment too (README: a tab alone is a blank)
         {{"grid", "--config", ini("binary.ini", "problem = \xff\xfe\n")}, 2, "binary.ini' line 1: byte 0xFF outside a comment"},
         {{"grid", "--config", ini("section.ini", "[scheme]\nK = 3\n")}, 2, "section.ini' line 1: '[scheme]': sections are not used"},
         {{"grid", "--config", ini("dashes.ini", "--N = 64\n")}, 2, "dashes.ini' line 1: '--N' is not an option name"},
