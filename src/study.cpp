@@ -49,8 +49,11 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
                              std::to_string(INT_MAX) + ")");
         return false;
     };
+    // The value as given, as the option parser takes a real number (--T ' 1' is refused); a list's items may have blanks
+    // beside their commas.
+    if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
     int single = 0;
-    if (integer(trim(text), single)) return {single};
+    if (integer(text, single)) return {single};
     if (!list_allowed)
         throw InputError(option + " '" + text + "': one integer expected (lists and ranges are for bsde study)");
     constexpr long long most_values_in_a_range = 100000;

@@ -17,8 +17,8 @@ namespace bsde {
 struct Invocation;
 
 // "1-6", "128,256,512", "1-3,5": the integers of a comma-separated list of values and ranges a-b,
-// ascending and without repeats. With list_allowed false exactly one integer is accepted. Throws
-// InputError naming the option ("--K '1-x': ...").
+// ascending and without repeats, blanks allowed beside the commas but not around the whole text. With list_allowed
+// false exactly one integer is accepted. Throws InputError naming the option ("--K '1-x': ...").
 std::vector<int> parse_int_list(const std::string& option, const std::string& text, bool list_allowed = true);
 
 // "serial,omp,cuda": ordered serial, omp, cuda (the table's columns), without repeats. InputError naming

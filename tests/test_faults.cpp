@@ -84,6 +84,10 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"study", "--max-seconds", "inf"}, 2, "--max-seconds inf: must be a finite number >= 0"},
         {{"study", "--out", ""}, 2, "--out '': an empty folder name"},
         {{"solve", "--L", "2.5"}, 2, "'--L'"},
+        // blanks around a number, integer or real, refused alike
+        {{"solve", "--T", " 1"}, 2, "the argument (' 1') for option '--T' is invalid"},
+        {{"solve", "--K", " 3"}, 2, "--K ' 3': blanks around the value"},
+        {{"study", "--N", "8,16 "}, 2, "--N '8,16 ': blanks around the value"},
         {{"solve", "--N", "5", "--N", "6"}, 2, "'--N' cannot be specified more than once"},
         {{"solve", "--strict", "--strict"}, 2, "option '--strict' cannot be specified more than once"},
         {{"solve", "--pro", "ex1", "--N", "16"}, 2, "unrecognised option '--pro'"},  // whole names only

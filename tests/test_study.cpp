@@ -107,6 +107,9 @@ BOOST_AUTO_TEST_CASE(lists_and_ranges) {
     check_input_error([] { parse_int_list("--K", "6-1"); }, "--K 6-1", "--K '6-1'");
     check_input_error([] { parse_int_list("--N", "16,,32"); }, "--N 16,,32", "--N '16,,32'");
     check_input_error([] { parse_int_list("--N", ""); }, "--N ''", "--N ''");
+    // blanks around the value are refused, as the option parser refuses them around a real number (--T ' 1')
+    check_input_error([] { parse_int_list("--K", " 3", false); }, "--K ' 3'", "--K ' 3': blanks around the value");
+    check_input_error([] { parse_int_list("--N", "8,16 "); }, "--N '8,16 '", "--N '8,16 ': blanks around the value");
     BOOST_CHECK((parse_backend_list("cuda,serial,omp,omp") ==
                  std::vector<Backend>{Backend::serial, Backend::omp, Backend::cuda}));
     check_input_error([] { parse_backend_list("omp,tpu"); }, "--backends omp,tpu", "--backends 'omp,tpu'");
