@@ -89,6 +89,11 @@ void print_value(std::ostream& out, const char* label, double value, bool has_ex
     out << std::defaultfloat << "\n";
 }
 
+std::string smoothing_description(bool terminal_kinked, Smoothing smoothing) {
+    return terminal_kinked ? "smoothing " + to_string(smoothing) + " (of the kinked terminal data)"
+                           : "no smoothing (smooth terminal data)";
+}
+
 void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r,
                         const StabilityEstimate& stability) {
     const SchemeSettings& s = inv.settings;
@@ -97,9 +102,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         << "scheme    Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", M = " << r.M << ", L = " << s.L
         << ", T = " << s.T << ", R = " << s.R;
     const std::string moments = r.spline_solve.empty() ? "" : " (moments: " + r.spline_solve + ")";
-    const std::string smoothing = r.terminal_kinked
-                                      ? "smoothing " + to_string(s.smoothing) + " (of the kinked terminal data)"
-                                      : "no smoothing (smooth terminal data)";
+    const std::string smoothing = smoothing_description(r.terminal_kinked, s.smoothing);
     if (r.dimension == 1 && s.interpolation == InterpolationKind::hermite)
         out << ", interpolation hermite (slopes: 4th-order differences), " << smoothing << "\n";
     else if (r.dimension == 1)

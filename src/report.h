@@ -17,6 +17,9 @@ namespace bsde {
 void print_coefficients(std::ostream& out, int K);
 void print_grid(std::ostream& out, const SchemeSettings& settings, int dimension);  // with the stability estimate
 void print_problems(std::ostream& out);
+// What the solve did to the terminal data, as the reports say it: "smoothing kreiss4 (of the kinked terminal data)" or
+// "no smoothing (smooth terminal data)".
+std::string smoothing_description(bool terminal_kinked, Smoothing smoothing);
 void print_solve_report(std::ostream& out, const Invocation& invocation, const SolveResult& result,
                         const StabilityEstimate& stability);
 

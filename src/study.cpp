@@ -49,8 +49,8 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
                              std::to_string(INT_MAX) + ")");
         return false;
     };
-    // The value as given, as the option parser takes a real number (--T ' 1' is refused); a list's items may have blanks
-    // beside their commas.
+    // The value as given, as the option parser takes a real number (--T ' 1' is refused); a list's items may have
+    // blanks beside their commas.
     if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
     int single = 0;
     if (integer(text, single)) return {single};
@@ -339,6 +339,7 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                 if (round == 0 && !r.picard_warning.empty())
                     study.warnings.push_back("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
                                              to_string(b) + ": " + r.picard_warning);
+                study.terminal_kinked = r.terminal_kinked;
                 c.runs[b].push_back(r.sweep_seconds);
                 auto& [seconds, work] = spent[b];
                 seconds += r.sweep_seconds;

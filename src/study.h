@@ -45,6 +45,7 @@ struct StudyCase {
 struct Study {
     std::string problem;
     SchemeSettings settings;            // everything but K and N
+    bool terminal_kinked = false;       // the problem's terminal data have a kink (SolveResult::terminal_kinked)
     std::vector<Backend> backends;      // the columns, in the order serial, omp, cuda
     std::map<Backend, std::string> devices;  // description of each backend ("omp (16 threads)")
     double max_seconds = 0;             // 0: no backend is left out

@@ -241,7 +241,7 @@ void write_markdown(std::ostream& out, const Study& study) {
         out << ", spline " << to_string(s.spline);
     else
         out << ", interpolation " << to_string(s.interpolation);
-    out << ", smoothing of kinked terminal data " << to_string(s.smoothing);
+    out << ", " << smoothing_description(study.terminal_kinked, s.smoothing);
     if (s.grid_order > 0) out << ", grid order " << s.grid_order;
     out << "\n- backends:";
     for (std::size_t i = 0; i < study.backends.size(); ++i) {

@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_writes_no_output_file) {
-    BOOST_TEST_MESSAGE("a bad-input solve that names --output FILE leaves nothing in FILE's folder, a temporary neither");
+    BOOST_TEST_MESSAGE("a bad-input solve that names --output FILE leaves nothing in FILE's folder, no temporary");
     ScratchDir scratch("cli");
     const std::string csv = scratch.path("bad.csv");
     const std::vector<std::vector<std::string>> runs{
@@ -326,8 +326,8 @@ BOOST_AUTO_TEST_CASE(output_leaves_links_fifos_and_other_files_as_they_are) {
     ::close(reader);
     struct stat info;
     BOOST_CHECK_MESSAGE(::lstat(fifo.c_str(), &info) == 0 && S_ISFIFO(info.st_mode), fifo << " is no longer a FIFO");
-    BOOST_CHECK_MESSAGE(starts_with_header(received), "expected the CSV through the FIFO, got '" << received.substr(0, 80)
-                                                                                                  << "'");
+    BOOST_CHECK_MESSAGE(starts_with_header(received),
+                        "expected the CSV through the FIFO, got '" << received.substr(0, 80) << "'");
 
     const std::vector<std::string> expected{"fifo.csv", "link.csv", "target.csv", "y.csv", "y.csv.partial",
                                             "z.csv",    "z.csv.partial"};

@@ -198,8 +198,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
 }
 
 BOOST_AUTO_TEST_CASE(config_fifo_is_refused_without_waiting_for_a_writer) {
-    BOOST_TEST_MESSAGE("--config FIFO: exit code 2, one line saying it is not a regular file, without opening it (which "
-                       "waits for a writer)");
+    BOOST_TEST_MESSAGE("--config FIFO: exit code 2, one line saying it is not a regular file, without opening it "
+                       "(which waits for a writer)");
     ScratchDir scratch("faults");
     const std::string fifo = scratch.path("fifo.ini");
     BOOST_REQUIRE_MESSAGE(::mkfifo(fifo.c_str(), 0600) == 0, "cannot make the FIFO " << fifo);

@@ -373,7 +373,8 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     for (const char* file : {"study.csv", "study.md", "study.gp"})
         BOOST_CHECK_MESSAGE(exists(dir + "/" + file), dir << "/" << file << " was not written");
     for (const std::string& name : test::names_in(dir))
-        BOOST_CHECK_MESSAGE(name.find(".partial") == std::string::npos, "a temporary file remains: " << dir << "/" << name);
+        BOOST_CHECK_MESSAGE(name.find(".partial") == std::string::npos,
+                            "a temporary file remains: " << dir << "/" << name);
 
     std::ifstream csv_file(dir + "/study.csv");
     const Table csv = read_csv(csv_file);
@@ -406,8 +407,8 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
         BOOST_CHECK_MESSAGE(exists(dir + "/" + png) != skipped, dir << "/" << png << (skipped ? " exists" : " is missing"));
 
     // Without gnuplot (a smaller study into the same folder): the tables, no PNG (none stale), one note.
-    const std::vector<std::string> smaller{"study", "--problem", "ex1", "--K", "1", "--N", "8,16", "--backends", "serial",
-                                           "--out", dir};
+    const std::vector<std::string> smaller{"study", "--problem", "ex1", "--K", "1", "--N", "8,16",
+                                           "--backends", "serial", "--out", dir};
     const CliResult without = [&] {
         test::ScopedEnv missing("BSDE_GNUPLOT", "/nonexistent/gnuplot");
         return run(smaller);
@@ -444,6 +445,30 @@ BOOST_AUTO_TEST_CASE(study_whose_files_cannot_be_written_prints_nothing) {
                                         "--backends", "serial", "--out", dir};
     test::check_failure({args, 2, "--out '" + dir + "/study."}, test::run_with_file_size_limit(args, 1024));
     BOOST_CHECK_MESSAGE(!exists(dir), "the study left its --out folder " << dir << " behind");
+}
+
+BOOST_AUTO_TEST_CASE(study_md_says_the_smoothing_as_the_solve_report_does) {
+    BOOST_TEST_MESSAGE("study.md's scheme line ends with the solve report's words on the smoothing: 'no smoothing "
+                       "(smooth terminal data)' for ex1, the smoothing of the kinked terminal data for ex3");
+    ScratchDir scratch("study");
+    for (const std::string problem : {"ex1", "ex3"}) {
+        const CliResult solve = run({"solve", "--problem", problem, "--K", "1", "--N", "8", "--backend", "serial"});
+        const std::size_t scheme = solve.out.find("scheme    ");
+        BOOST_REQUIRE_MESSAGE(solve.code == 0 && scheme != std::string::npos,
+                              problem << ": no scheme line in '" << solve.out << "'");
+        const std::string line = solve.out.substr(scheme, solve.out.find('\n', scheme) - scheme);
+        const std::string smoothing = line.substr(line.rfind(", ") + 2);  // the line's last part
+        const std::string dir = scratch.path(problem);
+        const CliResult study =
+            run({"study", "--problem", problem, "--K", "1", "--N", "8", "--backends", "serial", "--out", dir});
+        BOOST_REQUIRE_MESSAGE(study.code == 0,
+                              problem << ": study exit code " << study.code << " (" << study.err << ")");
+        std::ifstream markdown_file(dir + "/study.md");
+        const std::string markdown(std::istreambuf_iterator<char>(markdown_file), {});
+        BOOST_CHECK_MESSAGE(markdown.find(", " + smoothing + "\n") != std::string::npos,
+                            problem << ": expected study.md's scheme line to end with '" << smoothing << "', got:\n"
+                                    << markdown);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(repeated_study_end_to_end) {
