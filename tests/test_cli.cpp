@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/multiprecision/cpp_int.hpp>
+
 #include "../src/cli.h"
 #include "cli_support.h"
 #include "test_support.h"
@@ -198,6 +200,46 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
                                "--sigma2 0.3, --rho 0\n");
     check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put: default 0.03; ex5:");  // wrapped here
     check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5: default 0)\n");
+}
+
+BOOST_AUTO_TEST_CASE(coefficients_are_exact_fractions) {
+    BOOST_TEST_MESSAGE("coefficients --K 32: every weight of both tables as a fraction, each row's fractions summing "
+                       "exactly to 1 and integrating x exactly (sum j w_j = K/2 for y, 1/2 for z), each fraction equal "
+                       "to its printed double to rounding");
+    using Rational = boost::multiprecision::cpp_rational;
+    const CliResult r = run({"coefficients", "--K", "32"});
+    BOOST_REQUIRE_MESSAGE(r.code == 0, "exit code " << r.code << " (" << r.err << ")");
+    const std::size_t z_table = r.out.find("gamma^1_{K,j}");
+    BOOST_REQUIRE(z_table != std::string::npos);
+    static const std::regex row_pattern("  K = ([0-9]+):(.*)"), weight_pattern("  (-?[0-9]+)(/([0-9]+))? = (\\S+)");
+    std::istringstream lines(r.out);
+    std::size_t rows = 0, at = 0;
+    for (std::string line; std::getline(lines, line); at += line.size() + 1) {
+        std::smatch row;
+        if (!std::regex_match(line, row, row_pattern)) continue;
+        ++rows;
+        const int K = std::stoi(row[1]);
+        const bool y_table = at < z_table;
+        const std::string weights = row[2];
+        Rational sum = 0, first_moment = 0;
+        int j = 0;
+        for (std::sregex_iterator w(weights.begin(), weights.end(), weight_pattern), end; w != end; ++w, ++j) {
+            const Rational fraction((*w)[3].matched ? Rational((*w)[1].str()) / Rational((*w)[3].str())
+                                                    : Rational((*w)[1].str()));
+            const double printed = std::stod((*w)[4]);
+            BOOST_CHECK_MESSAGE(std::fabs(static_cast<double>(fraction) - printed) <= 4e-16 * std::fabs(printed),
+                                line << ": weight " << j << ": the fraction is " << static_cast<double>(fraction)
+                                     << ", the double " << printed);
+            sum += fraction;
+            first_moment += j * fraction;
+        }
+        BOOST_CHECK_MESSAGE(j == K + 1, line << ": expected " << K + 1 << " fractions, got " << j);
+        BOOST_CHECK_MESSAGE(sum == 1, line << ": expected the fractions to sum to 1, got " << sum);
+        const Rational expected_moment = y_table ? Rational(K, 2) : Rational(1, 2);
+        BOOST_CHECK_MESSAGE(first_moment == expected_moment,
+                            line << ": expected sum j w_j = " << expected_moment << ", got " << first_moment);
+    }
+    BOOST_CHECK_MESSAGE(rows == 64, "expected 32 rows in each table, got " << rows << " rows in all");
 }
 
 BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
