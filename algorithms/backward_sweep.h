@@ -31,6 +31,14 @@
 
 namespace bsde {
 
+// A problem that checks its parameters against the run's grid declares check_grid(settings, dx), which throws
+// InputError (the options' asset range over the domain: problems/option_checks.h).
+template <class P, class = void>
+struct checks_grid : std::false_type {};
+template <class P>
+struct checks_grid<P, std::void_t<decltype(std::declval<const P&>().check_grid(std::declval<const SchemeSettings&>(),
+                                                                                0.0))>> : std::true_type {};
+
 template <class Problem, class Interpolation, class Context>
 class BackwardSweep {
 public:
@@ -64,6 +72,7 @@ public:
                                      ": the grid cannot resolve it (" + Problem::kink_advice + ", or raise --R)");
             }
         }
+        if constexpr (checks_grid<Problem>::value) problem.check_grid(s_, space_.dx());
         substeps_ = s_.startup == Startup::exact || K_ == 1 ? 0
                     : s_.startup_substeps > 0 ? s_.startup_substeps
                                               : static_cast<int>(std::ceil(1.0 / std::sqrt(time_.dt())));

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "option_checks.h"
 #include "problem_support.h"
 
 namespace bsde {
@@ -60,6 +61,13 @@ struct black_scholes_option {
     }
     // dV/dS from z = sigma S dV/dS.
     __host__ __device__ double value_gradient(double t, double w, double z) const { return z / (sigma * state(t, w)); }
+
+    // The parameters against the run's grid, before the sweep allocates (option_checks.h): S over the domain.
+    void check_grid(const SchemeSettings& settings, double dx) const {
+        check_asset_range({"S", "--S0", "--sigma", "--mu " + format_number(mu) + ", --sigma " + format_number(sigma), S0,
+                           mu - 0.5 * sigma * sigma, sigma, sigma},
+                          T, settings.R, dx);
+    }
 
     // Where the payoff has its kink at T: S_T = strike; and what moves it (the sweep's message when it lies
     // outside the grid's inner half).

@@ -26,6 +26,7 @@
 
 #include "../algorithms/point.h"
 #include "../algorithms/terminal_smoothing.h"
+#include "option_checks.h"
 #include "problem_support.h"
 
 namespace bsde {
@@ -82,6 +83,19 @@ struct exchange_option {
         const Vec2 S = state(t, w);
         const double g2 = z[1] / a22, g1 = (z[0] - a21 * g2) / a11;  // A^T g = z, A^T upper triangular
         return Vec2{{g1 / S[0], g2 / S[1]}};
+    }
+
+    // The parameters against the run's grid, before the sweep allocates (option_checks.h): S1 and S2 over the square,
+    // where a . w reaches a11 R and (|a21| + a22) R.
+    void check_grid(const SchemeSettings& settings, double dx) const {
+        check_asset_range({"S1", "--S1", "--sigma1", "--mu1 " + format_number(mu1) + ", --sigma1 " + format_number(sigma1),
+                           S1, drift1, a11, sigma1},
+                          T, settings.R, dx);
+        check_asset_range({"S2", "--S2", "--sigma2",
+                           "--mu2 " + format_number(mu2) + ", --sigma2 " + format_number(sigma2) + ", --rho " +
+                               format_number(rho),
+                           S2, drift2, std::fabs(a21) + a22, sigma2},
+                          T, settings.R, dx);
     }
 
     // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header; and what moves it

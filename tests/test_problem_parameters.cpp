@@ -1,0 +1,138 @@
+// The option problems' parameters against the run's grid (problems/option_checks.h, called by the sweep before it
+// allocates). Settings whose asset is not a normal double over the domain, or leaves the scheme no room for its sums,
+// are refused with one line and exit code 2 (before, ex3 with S0 = 5e-324 reported a delta of -nan with exit code 0);
+// the settings just inside each bound solve to finite values that match the closed forms.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "../algorithms/grid.h"
+#include "../problems/black_scholes_option.h"
+#include "../problems/exchange_option.h"
+#include "../problems/registry.h"
+#include "cli_support.h"
+#include "test_support.h"
+
+using namespace bsde;
+using namespace bsde::test;
+
+namespace {
+
+// bsde refuses args with exit code 2, one line on stderr that starts with `start` and says `reason`, nothing on stdout.
+void check_refused(const std::vector<std::string>& args, const std::string& start, const std::string& reason) {
+    std::string command;
+    for (const std::string& arg : args) command += " " + arg;
+    const CliResult r = run(args);
+    BOOST_TEST_MESSAGE("bsde" << command << ": " << r.err);
+    BOOST_CHECK_MESSAGE(r.code == 2, "bsde" << command << ": exit code expected 2, got " << r.code);
+    BOOST_CHECK_MESSAGE(r.out.empty(), "bsde" << command << ": stdout expected empty, got '" << r.out << "'");
+    BOOST_CHECK_MESSAGE(std::count(r.err.begin(), r.err.end(), '\n') == 1 && r.err.rfind(start, 0) == 0 &&
+                            r.err.find(reason) != std::string::npos,
+                        "bsde" << command << ": expected one line starting '" << start << "' that says '" << reason
+                               << "', got '" << shown(r.err) << "'");
+}
+
+// The problem's defaults but for K, N and its parameters.
+SchemeSettings option_settings(const std::string& problem, int K, int N, const ProblemParameters& parameters) {
+    const ProblemInfo& info = find_problem(problem);
+    SchemeSettings s;
+    s.Ky = s.Kz = K;
+    s.N = N;
+    s.T = info.default_T;
+    s.R = info.default_R;
+    s.L = info.default_L;
+    s.problem_parameters = parameters;
+    return s;
+}
+
+// dx of the run's space grid (scheme.md, "Grids")
+double grid_step(const SchemeSettings& s) { return SpaceGrid{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R), s.R}.dx(); }
+
+// The largest asset value the checks admit at this dx: DBL_MAX / max(1024, 24 / dx^2) (option_checks.h).
+double largest_admitted(double dx) { return DBL_MAX / std::fmax(1024.0, 24.0 / (dx * dx)); }
+
+bool all_finite(const std::vector<double>& values) {
+    return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+// Solves problem with s on serial: every value of the report over the grid finite (y, z, S, delta and their exact
+// values), and y_0 within relative_tolerance of the closed form.
+void check_solves_finite_and_accurate(const std::string& problem, const SchemeSettings& s, double relative_tolerance,
+                                      const std::string& label) {
+    const SolveResult r = backend_ops(Backend::serial).solve(problem, s);
+    for (const auto& [name, values] : {std::make_pair("y", &r.y), std::make_pair("z", &r.z),
+                                       std::make_pair("y_exact", &r.y_exact), std::make_pair("z_exact", &r.z_exact),
+                                       std::make_pair("S", &r.state), std::make_pair("delta", &r.gradient),
+                                       std::make_pair("delta_exact", &r.gradient_exact)})
+        BOOST_CHECK_MESSAGE(all_finite(*values), label << ": " << name << " is not finite everywhere on the grid");
+    check_close(label + ": y_0 / exact", 1.0, r.y0 / r.y0_exact, relative_tolerance);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(problem_parameters)
+
+BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) {
+    BOOST_TEST_MESSAGE("ex3 S0 = 5e-324 (S(0, w) is 0 below w = 0: delta 0/0), S0 = 1e-300 with sigma = 5 (S = 0 at the "
+                       "lower end), sigma = 50 with R = 17 (e^850), bs-put S0 = 1e306, ex5 S1 = S2 = 1e-307 and 1e306: "
+                       "exit code 2, one line naming the parameter, no output file");
+    const std::vector<std::string> ex3{"solve", "--backend", "serial", "--problem", "ex3", "--K", "2", "--N", "8"};
+    const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    check_refused(with(ex3, {"--S0", "5e-324", "--strike", "5e-324"}), "bsde: error: --S0 4.94065645841247e-324 with",
+                  "the asset underflows at the domain's lower end: sigma S = 0 there");
+    const std::string output = (std::filesystem::temp_directory_path() / "bsde_test_underflow.csv").string();
+    std::filesystem::remove(output);
+    check_refused(with(ex3, {"--S0", "1e-300", "--strike", "1e-300", "--sigma", "5", "--output", output}),
+                  "bsde: error: --S0 1e-300 with --mu 0.05, --sigma 5, T = 0.33 and R = 16:",
+                  "underflows at the domain's lower end");
+    BOOST_CHECK_MESSAGE(!std::filesystem::exists(output) && !std::filesystem::exists(output + ".partial"),
+                        "a refused run left " << output << " behind");
+    check_refused(with(ex3, {"--sigma", "50", "--R", "17"}), "bsde: error: --S0 100 with --mu 0.05, --sigma 50",
+                  "the asset underflows");
+    check_refused({"solve", "--backend", "serial", "--problem", "bs-put", "--K", "2", "--N", "8", "--S0", "1e306",
+                   "--strike", "1e306"},
+                  "bsde: error: --S0 1e+306 with", "the asset overflows at the domain's upper end: S = 2.48e+307");
+    const std::vector<std::string> ex5{"solve", "--backend", "serial", "--problem", "ex5", "--K", "1", "--N", "4"};
+    check_refused(with(ex5, {"--S1", "1e-307", "--S2", "1e-307"}),
+                  "bsde: error: --S1 1e-307 with --mu1 0.1, --sigma1 0.25, T = 1 and R = 8:",
+                  "underflows at the domain's lower end: sigma1 S1 = 3.38e-309 there");
+    check_refused(with(ex5, {"--S1", "1e306", "--S2", "1e306"}), "bsde: error: --S1 1e+306 with",
+                  "overflows at the domain's upper end: S1 = ");
+}
+
+BOOST_AUTO_TEST_CASE(solves_the_assets_at_the_edges_of_the_range) {
+    BOOST_TEST_MESSAGE("S0 = strike at 1.01 and 0.99 times the bounds, sigma S0 e^(min(0, m T) - sigma R) = DBL_MIN and "
+                       "S0 e^(max(0, m T) + sigma R) = DBL_MAX / max(1024, 24 / dx^2), m = mu - sigma^2 / 2 (ex3 and "
+                       "bs-put, K = 2, N = 8; per asset for ex5): inside, every value finite and y_0 within 1e-3 of the "
+                       "closed form (the errors at S0 = 100 are 2.3e-5 and 4.9e-5); outside, refused");
+    const double T = 0.33, R = 16, sigma = 0.2, m = 0.05 - 0.5 * sigma * sigma;
+    const double lower = DBL_MIN / (sigma * std::exp(std::fmin(0.0, m * T) - sigma * R));
+    const double upper = largest_admitted(grid_step(option_settings("ex3", 2, 8, {}))) /
+                         std::exp(std::fmax(0.0, m * T) + sigma * R);
+    // ex5 (T = 1, R = 8, rho = 0, both drifts > 0): the asset with the larger bound binds, S2 at both ends
+    const double sigma1 = 0.25, sigma2 = 0.3, drift1 = 0.1 - 0.5 * sigma1 * sigma1, drift2 = 0.1 - 0.5 * sigma2 * sigma2;
+    const double ex5_lower = DBL_MIN / std::fmin(sigma1 * std::exp(-sigma1 * 8.0), sigma2 * std::exp(-sigma2 * 8.0));
+    const double ex5_upper = largest_admitted(grid_step(option_settings("ex5", 2, 8, {}))) /
+                             std::fmax(std::exp(drift1 + sigma1 * 8.0), std::exp(drift2 + sigma2 * 8.0));
+    const std::vector<std::tuple<const char*, const char*, const char*, double>> edges{
+        {"bs-call", "S0", "strike", lower}, {"bs-call", "S0", "strike", upper}, {"bs-put", "S0", "strike", lower},
+        {"bs-put", "S0", "strike", upper},  {"ex5", "S1", "S2", ex5_lower},     {"ex5", "S1", "S2", ex5_upper}};
+    for (const auto& [problem, first, second, bound] : edges) {
+        const double inside = bound == lower || bound == ex5_lower ? 1.01 : 0.99;
+        const double S = bound * inside, outside = bound * (2.0 - inside);
+        check_solves_finite_and_accurate(problem, option_settings(problem, 2, 8, {{first, S}, {second, S}}), 1e-3,
+                                         std::string(problem) + ", " + first + " = " + second + " = " + scientific(S));
+        const SchemeSettings refused = option_settings(problem, 2, 8, {{first, outside}, {second, outside}});
+        BOOST_CHECK_THROW(backend_ops(Backend::serial).solve(problem, refused), InputError);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
