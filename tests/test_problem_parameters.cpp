@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) 
         return args;
     };
     check_refused(with(ex3, {"--S0", "5e-324", "--strike", "5e-324"}), "bsde: error: --S0 4.94065645841247e-324 with",
-                  "the asset underflows at the domain's lower end: sigma S = 0 there");
+                  "the asset underflows at the domain's lower end at t = 0: sigma S = 0 there");
     const std::string output = (std::filesystem::temp_directory_path() / "bsde_test_underflow.csv").string();
     std::filesystem::remove(output);
     check_refused(with(ex3, {"--S0", "1e-300", "--strike", "1e-300", "--sigma", "5", "--output", output}),
@@ -103,18 +103,18 @@ BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) 
     const std::vector<std::string> ex5{"solve", "--backend", "serial", "--problem", "ex5", "--K", "1", "--N", "4"};
     check_refused(with(ex5, {"--S1", "1e-307", "--S2", "1e-307"}),
                   "bsde: error: --S1 1e-307 with --mu1 0.1, --sigma1 0.25, T = 1 and R = 8:",
-                  "underflows at the domain's lower end: sigma1 S1 = 3.38e-309 there");
+                  "underflows at the domain's lower end at t = 0: sigma1 S1 = 3.38e-309 there");
     check_refused(with(ex5, {"--S1", "1e306", "--S2", "1e306"}), "bsde: error: --S1 1e+306 with",
                   "overflows at the domain's upper end: S1 = ");
 }
 
 BOOST_AUTO_TEST_CASE(solves_the_assets_at_the_edges_of_the_range) {
-    BOOST_TEST_MESSAGE("S0 = strike at 1.01 and 0.99 times the bounds, sigma S0 e^(min(0, m T) - sigma R) = DBL_MIN and "
+    BOOST_TEST_MESSAGE("S0 = strike at 1.01 and 0.99 times the bounds, sigma S0 e^(-sigma R) = DBL_MIN (t = 0) and "
                        "S0 e^(max(0, m T) + sigma R) = DBL_MAX / max(1024, 24 / dx^2), m = mu - sigma^2 / 2 (ex3 and "
                        "bs-put, K = 2, N = 8; per asset for ex5): inside, every value finite and y_0 within 1e-3 of the "
                        "closed form (the errors at S0 = 100 are 2.3e-5 and 4.9e-5); outside, refused");
     const double T = 0.33, R = 16, sigma = 0.2, m = 0.05 - 0.5 * sigma * sigma;
-    const double lower = DBL_MIN / (sigma * std::exp(std::fmin(0.0, m * T) - sigma * R));
+    const double lower = DBL_MIN / (sigma * std::exp(-sigma * R));
     const double upper = largest_admitted(grid_step(option_settings("ex3", 2, 8, {}))) /
                          std::exp(std::fmax(0.0, m * T) + sigma * R);
     // ex5 (T = 1, R = 8, rho = 0, both drifts > 0): the asset with the larger bound binds, S2 at both ends
@@ -133,6 +133,14 @@ BOOST_AUTO_TEST_CASE(solves_the_assets_at_the_edges_of_the_range) {
         const SchemeSettings refused = option_settings(problem, 2, 8, {{first, outside}, {second, outside}});
         BOOST_CHECK_THROW(backend_ops(Backend::serial).solve(problem, refused), InputError);
     }
+}
+
+BOOST_AUTO_TEST_CASE(solves_a_call_whose_terminal_asset_underflows_at_the_lower_end) {
+    BOOST_TEST_MESSAGE("ex3 sigma = 30, K = 3, N = 64: S(T, -R) = 100 e^((0.05 - 450) 0.33 - 480) underflows to 0, where "
+                       "the payoff is 0 as it would be; S(0, -R) = 100 e^(-480) is normal: solved, every value finite, "
+                       "y_0 within 1e-4 of the closed form");
+    check_solves_finite_and_accurate("bs-call", option_settings("bs-call", 3, 64, {{"sigma", 30.0}}), 1e-4,
+                                     "bs-call, sigma = 30");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
