@@ -9,13 +9,14 @@
 
 namespace bsde {
 
-// Weights w_j, j = 0..K, with integral_a^b s(x) dx = sum_j w_j y_j for the spline s through (j, y_j).
-std::vector<double> spline_quadrature_weights(int K, double a, double b);
+// The weights w_j, j = 0..K, with integral_a^b s(x) dx = sum_j w_j y_j for the spline s through (j, y_j),
+// computed in long double and rounded:
+std::vector<double> gamma_y_weights(int K);  // gamma^K_{K,j} = w_j over [0, K], divided by K
+std::vector<double> gamma_z_weights(int K);  // gamma^1_{K,j} = w_j over [0, 1]
 
-std::vector<double> gamma_y_weights(int K);  // gamma^K_{K,j}, j = 0..K
-std::vector<double> gamma_z_weights(int K);  // gamma^1_{K,j}, j = 0..K
-
-// "p/q" when a fraction with denominator <= 10^9 reproduces x to 1e-15 relative, else empty.
-std::string as_fraction(double x);
+// The same weights as exact fractions ("p/q", or "p" for an integer), computed in rational arithmetic: their
+// denominators reach about 10^18 at K = 32, more than a double's 53 bits pin down.
+std::vector<std::string> gamma_y_fractions(int K);
+std::vector<std::string> gamma_z_fractions(int K);
 
 }  // namespace bsde

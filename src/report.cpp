@@ -11,8 +11,6 @@
 #include <cstring>
 #include <iomanip>
 
-#include <boost/multiprecision/cpp_int.hpp>
-
 #include "../algorithms/errors.h"
 #include "../algorithms/grid.h"
 #include "../algorithms/multistep_weights.h"
@@ -21,65 +19,15 @@
 namespace bsde {
 namespace {
 
-using Rational = boost::multiprecision::cpp_rational;
-
-// The weights of spline_quadrature_weights (multistep_weights.h) over [0, b], b = 1 or K, as exact fractions: their
-// denominators reach about 10^18 at K = 32, more than a double's 53 bits pin down, so they are computed again here in
-// rational arithmetic, in the adjoint form of the same quadrature. On [i, i+1] the spline's integral is
-// (y_i + y_{i+1}) / 2 - (m_i + m_{i+1}) / 24, so over [0, b] it is t . y - e . m / 24 with e_j the intervals that
-// touch point j and t = e / 2; the moments solve A m = C y (the rows of multistep_weights.cpp: m_{i-1} + 4 m_i +
-// m_{i+1} = 6 (y_{i-1} - 2 y_i + y_{i+1}) inside, not-a-knot at the ends; for K = 2 one moment throughout, for K = 1
-// none), so e . m = v . C y with A^T v = e, and the weights are t - C^T v / 24.
-std::vector<Rational> exact_quadrature_weights(int K, int b) {
-    const int n = K + 1;
-    std::vector<std::vector<Rational>> system(n, std::vector<Rational>(n + 1));  // A^T, then e as the last column
-    const auto set_row_of_A = [&](int i, int first, std::initializer_list<int> coefficients) {
-        for (int c : coefficients) system[first++][i] = c;
-    };
-    for (int i = 1; i < K; ++i) set_row_of_A(i, i - 1, {1, 4, 1});
-    if (K >= 3) {
-        set_row_of_A(0, 0, {1, -2, 1});
-        set_row_of_A(K, K - 2, {1, -2, 1});
-    } else if (K == 2) {
-        set_row_of_A(0, 0, {1, -1});
-        set_row_of_A(K, K - 1, {1, -1});
-    } else {
-        set_row_of_A(0, 0, {1});
-        set_row_of_A(K, K, {1});
-    }
-    std::vector<Rational> e(n);
-    for (int i = 0; i < b; ++i) e[i] += 1, e[i + 1] += 1;
-    for (int j = 0; j < n; ++j) system[j][n] = e[j];
-    for (int col = 0; col < n; ++col) {  // Gauss-Jordan: exact, so any nonzero pivot will do
-        int pivot = col;
-        while (system[pivot][col] == 0) ++pivot;
-        std::swap(system[col], system[pivot]);
-        for (int r = 0; r < n; ++r)
-            if (r != col && system[r][col] != 0) {
-                const Rational factor = system[r][col] / system[col][col];
-                for (int c = col; c <= n; ++c) system[r][c] -= factor * system[col][c];
-            }
-    }
-    // v at the points inside, where C's rows are 6 (1, -2, 1); its end rows are zero
-    const auto v = [&](int i) { return i >= 1 && i < K ? system[i][n] / system[i][i] : Rational(0); };
-    std::vector<Rational> weights(n);
-    for (int j = 0; j < n; ++j) weights[j] = e[j] / 2 - (v(j - 1) - 2 * v(j) + v(j + 1)) / 4;  // t - C^T v / 24
-    return weights;
-}
-
 // One table: for each k = 1..K its weights as exact fractions and as the doubles the solver uses.
-void print_weight_table(std::ostream& out, const std::string& title, int K, std::vector<double> (*weights)(int),
-                        bool y_equation) {
+void print_weight_table(std::ostream& out, const std::string& title, int K, std::vector<std::string> (*fractions)(int),
+                        std::vector<double> (*weights)(int)) {
     out << title << "\n";
     for (int k = 1; k <= K; ++k) {
+        const std::vector<std::string> exact = fractions(k);
         const std::vector<double> row = weights(k);
-        const std::vector<Rational> exact = exact_quadrature_weights(k, y_equation ? k : 1);
         out << "  K = " << k << ":";
-        for (int j = 0; j <= k; ++j) {
-            const Rational w = y_equation ? Rational(exact[j] / k) : exact[j];
-            out << "  " << numerator(w) << (denominator(w) == 1 ? "" : "/" + denominator(w).str()) << " = "
-                << std::setprecision(17) << row[j];
-        }
+        for (int j = 0; j <= k; ++j) out << "  " << exact[j] << " = " << std::setprecision(17) << row[j];
         out << "\n";
     }
 }
@@ -87,9 +35,11 @@ void print_weight_table(std::ostream& out, const std::string& title, int K, std:
 }  // namespace
 
 void print_coefficients(std::ostream& out, int K) {
-    print_weight_table(out, "gamma^K_{K,j}, j = 0..K (the y equation; paper's Table 1):", K, gamma_y_weights, true);
+    print_weight_table(out, "gamma^K_{K,j}, j = 0..K (the y equation; paper's Table 1):", K, gamma_y_fractions,
+                       gamma_y_weights);
     out << "\n";
-    print_weight_table(out, "gamma^1_{K,j}, j = 0..K (the z equation; paper's Table 2):", K, gamma_z_weights, false);
+    print_weight_table(out, "gamma^1_{K,j}, j = 0..K (the z equation; paper's Table 2):", K, gamma_z_fractions,
+                       gamma_z_weights);
 }
 
 void print_grid(std::ostream& out, const SchemeSettings& s, int dimension) {

@@ -1,6 +1,8 @@
 // Gauss-Hermite rules, the cell-wise Gauss-Legendre expectation of kinked layers (and the grid points where the
 // kink-line rule resolves the kink), and the multistep weights.
 #include <cmath>
+#include <numeric>
+#include <string>
 
 #include "../algorithms/errors.h"
 #include "../algorithms/expectation_rules.h"
@@ -289,9 +291,31 @@ BOOST_AUTO_TEST_CASE(higher_orders_are_consistent) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(prints_fractions) {
-    BOOST_CHECK_EQUAL(as_fraction(-37.0 / 1344), "-37/1344");
-    BOOST_CHECK_EQUAL(as_fraction(0.5), "1/2");
+// "p/q" in lowest terms ("p" for an integer), the form gamma_*_fractions print.
+std::string lowest_terms(int p, int q) {
+    const int divisor = std::gcd(p, q) * (q < 0 ? -1 : 1);
+    p /= divisor;
+    q /= divisor;
+    return std::to_string(p) + (q == 1 ? "" : "/" + std::to_string(q));
+}
+
+void check_fraction_table(const std::string& name, const std::vector<std::vector<std::pair<int, int>>>& table,
+                          std::vector<std::string> (*fractions)(int)) {
+    for (int K = 1; K <= 6; ++K) {
+        const std::vector<std::string> got = fractions(K);
+        BOOST_REQUIRE_EQUAL(got.size(), static_cast<std::size_t>(K + 1));
+        for (int j = 0; j <= K; ++j) {
+            const std::string expected = lowest_terms(table[K - 1][j].first, table[K - 1][j].second);
+            BOOST_CHECK_MESSAGE(got[j] == expected, name << " K = " << K << ", j = " << j << ": expected " << expected
+                                                         << ", got " << got[j]);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(exact_fractions_equal_the_papers_tables) {
+    BOOST_TEST_MESSAGE("the weights in rational arithmetic are the paper's fractions of Tables 1 and 2, K = 1..6");
+    check_fraction_table("Table 1", table1, gamma_y_fractions);
+    check_fraction_table("Table 2", table2, gamma_z_fractions);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
