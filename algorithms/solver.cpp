@@ -51,6 +51,11 @@ namespace {
 void require(bool ok, const std::string& message) {
     if (!ok) throw InputError(message);
 }
+
+// A large count for a message: "about" its value, or "more than 1e308" where it overflowed a double.
+std::string approximate_count(double count) {
+    return std::isfinite(count) ? "about " + format_number(count) : "more than 1e308";
+}
 }  // namespace
 
 void check_multistep_order(const std::string& name, int K) {
@@ -87,10 +92,17 @@ void validate(const SchemeSettings& s, int dimension) {
 
     // The start-up's fine steps, N S, are counted in 32-bit integers.
     if (s.startup == Startup::multistep && s.K() > 1) {
-        const double S = s.startup_substeps > 0 ? s.startup_substeps : std::ceil(std::sqrt(s.N / s.T));
-        require(S * s.N <= INT_MAX, "--N " + std::to_string(s.N) + " with " + format_number(S) +
-                                        " start-up substeps per step: more than 2^31 - 1 fine steps" +
-                                        (s.startup_substeps > 0 ? "; lower --startup-substeps" : "; lower --N"));
+        if (s.startup_substeps > 0)
+            require(double(s.startup_substeps) * s.N <= INT_MAX,
+                    "--N " + std::to_string(s.N) + " with --startup-substeps " + std::to_string(s.startup_substeps) +
+                        ": more than 2^31 - 1 fine steps in the start-up; lower --startup-substeps or --N");
+        else {
+            const double S = std::ceil(std::sqrt(s.N / s.T));  // automatic: the start-up's steps dt / S <= dt^(3/2)
+            require(S * s.N <= INT_MAX,
+                    "--N " + std::to_string(s.N) + ", --T " + format_number(s.T) +
+                        ": the start-up's automatic substeps per step, ceil(sqrt(N / T)), " + approximate_count(S) +
+                        ", make more than 2^31 - 1 fine steps; raise --T, lower --N or set --startup-substeps");
+        }
     }
 
     // The space grid: M = 2 ceil(R / dt^((q+1)/4)), computed in floating point first so that a huge grid is
@@ -102,7 +114,8 @@ void validate(const SchemeSettings& s, int dimension) {
     const std::string grid = "--N " + std::to_string(s.N) + ", --R " + format_number(s.R) + ", --T " +
                              format_number(s.T) + ": the space grid ";
     require(std::isfinite(cells) && cells < 1e9,
-            grid + "would have about " + format_number(2 * std::ceil(cells)) + " intervals; lower --N or --R");
+            grid + "would have " + approximate_count(2 * std::ceil(cells)) +
+                " intervals; lower --N or --R, or raise --T");
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     require(M >= 4, grid + "has M = " + std::to_string(M) +
                         " intervals, at least 4 are needed; raise --R or --N, or lower --T");

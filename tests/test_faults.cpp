@@ -101,7 +101,12 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
          "the problem's parameters make its driver's gradient in z, df/dz = (-0.2, -inf), infinite"},
         {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
         // grids too large for the sweep's indices, or too small for a spline
-        {{"solve", "--N", "2000000000"}, 2, "--N 2000000000 with 44722 start-up substeps per step"},
+        {{"solve", "--N", "2000000000"}, 2,
+         "--N 2000000000, --T 1: the start-up's automatic substeps per step, ceil(sqrt(N / T)), about 44722"},
+        {{"solve", "--N", "8", "--T", "1e-300"}, 2, "make more than 2^31 - 1 fine steps; raise --T, lower --N"},
+        {{"solve", "--N", "300000", "--startup-substeps", "10000"}, 2,
+         "--N 300000 with --startup-substeps 10000: more than 2^31 - 1 fine steps in the start-up"},
+        {{"grid", "--N", "8", "--T", "1e-310"}, 2, "the space grid would have more than 1e308 intervals"},
         {{"grid", "--N", "2000000000"}, 2, "--N 2000000000, --R 16, --T 1: the space grid would have about"},
         {{"solve", "--N", "2000000000", "--startup", "exact"}, 2, "the space grid would have about"},
         {{"solve", "--problem", "ex5", "--N", "1024", "--backend", "serial"}, 2, "32-bit indices"},
