@@ -1,14 +1,19 @@
 // The option problems' checks of their parameters against the run's grid: the sweep calls a problem's
 // check_grid(settings, dx) before it allocates (backward_sweep.h), so that a setting whose report would not be
-// finite is refused (InputError, exit code 2) instead of solved. Each asset of an option is
+// finite, or would be garbage, is refused (InputError, exit code 2) instead of solved. Each asset of an option is
 //   S(t, w) = S0 e^(m t + a . w),   t in [0, T], w in [-R, R]^d,
 // and z's part from it is at most |a| S (z = sigma S dV/dS in 1D; A^T (S * dV/dS) in 2D, |row k of A| = sigma_k).
+// A call's price grows like e^(g w) along an axis towards the domain's upper end: g = sigma for bs-call (the price
+// tends to S e^(-delta tau)), g = sigma1 along w_1 for the exchange option (bounded by S1 = S1_0 e^(drift1 t + sigma1
+// w_1)); a put's price is bounded (by the strike). README, "Admissible parameters", has the measurements.
 #pragma once
 #include <cfloat>
 #include <cmath>
 #include <string>
 
 #include "../algorithms/errors.h"
+#include "../algorithms/gauss_hermite.h"
+#include "../algorithms/solver.h"
 
 namespace bsde {
 
@@ -59,6 +64,102 @@ inline void check_asset_range(const AssetRange& asset, double T, double R, doubl
                          " (the room the scheme's arithmetic on its values needs: the spline's 6/dx^2 (v_{i-1} - 2 v_i "
                          "+ v_{i+1})); lower " + asset.price_option + ", " +
                          asset.volatility_option + " or --R");
+}
+
+// A price growing like e^(g w) along an axis (g > 0) under the run's grid. Three things bound g, each for a reason of
+// its own; the domain and the rule each cost a part of the price, allowed up to a tolerance.
+struct PriceGrowth {
+    std::string option;  // the option that sets g: "--sigma", "--sigma1"
+    std::string axis;    // "w", "w_1"
+    double rate;         // g
+    double driver_z;     // the driver's z coefficient c along the axis: the pricing measure moves W by c t
+};
+
+// The part of the price the domain's truncation may cost: a floor that no N lowers, so held to 1e-4, the y_0 errors
+// of the paper's coarser rows; the domain must hold the price's weight to 3.719 standard deviations beyond its centre
+// (1 - Phi(3.719) = 1e-4).
+constexpr double domain_price_loss = 1e-4;
+constexpr double held_deviations = 3.719;
+// The part the rule's reach may cost: it falls with N and L faster than the time error, and it is the y_0 error's
+// size where it dominates; from 1e-3 it reaches O(1) within a third more sigma (ex3 K = 3, L = 32: at N = 16 a loss of
+// 1.8e-3 at sigma = 30 and a y_0 error of 1.7e-3 of the price, 3.3 at sigma = 40 and y_0 = 29.7 for 98.7; at N = 8
+// 0.14 at sigma = 25, y_0 4 % low).
+constexpr double rule_price_loss = 1e-3;
+
+// The domain. Under the pricing measure W_T ~ N(c T, T) along the axis, and the price weighs the payoff's growing
+// part by e^(g W_T): its weight lies at w = (g + c) T with standard deviation sqrt(T), and the nodes beyond R take the
+// boundary's value, so the price loses about 1 - Phi(h) of itself, h = (R - |g + c| T) / sqrt(T), whatever N (ex3,
+// T = 0.33, R = 16: y_0 errors 1.5e-2 and 0.45 at sigma = 42 and 44, h = 3.7 and 2.6; ex5 with sigma1 = 5: 0.09 at
+// N = 64 and 256 with R = 8, h = 3, and 9e-7 at N = 256 with R = 12).
+inline void check_domain_holds_price(const PriceGrowth& growth, const SchemeSettings& s) {
+    const double centre = (growth.rate + growth.driver_z) * s.T, deviation = std::sqrt(s.T);
+    const double held = (s.R - std::fabs(centre)) / deviation;
+    if (held >= held_deviations) return;
+    throw InputError(growth.option + " " + format_number(growth.rate) + " with T = " + format_number(s.T) +
+                     " and R = " + format_number(s.R) + ": the price grows like e^(" + growth.option.substr(2) + " " +
+                     growth.axis + "), so its weight at T lies at " + growth.axis + " = " +
+                     format_number(centre, "%.3g") + " with standard deviation sqrt(T) = " +
+                     format_number(deviation, "%.3g") + ", " + format_number(held, "%.3g") +
+                     " of them inside R: truncating the domain there costs " +
+                     format_number(0.5 * std::erfc(held / std::sqrt(2.0)), "%.2g") + " of the price (above " +
+                     format_number(domain_price_loss) + "); raise --R to " +
+                     format_number(std::fabs(centre) + held_deviations * deviation, "%.3g") + " or more, or lower " +
+                     growth.option + " or --T");
+}
+
+// The interpolation. A layer's values grow by e^(g dx) a cell, and the cubic spline's end effects decay by
+// 2 - sqrt(3) a cell: at g dx = ln(2 + sqrt(3)) = 1.317 the spline's moments of the growth times a sawtooth,
+// m_i ~ (-e^(g dx))^i, have a pole (m_{i-1} + 4 m_i + m_{i+1} = 0 where 2 cosh(g dx) = 4), and beyond it the errors at
+// the domain's upper end grow towards w = 0 (ex3 K = 2, N = 8, L = 32: y_0 = 97.4 at g dx = 1.28, 390 at 1.37 and
+// 1e25 at 1.83, exact 98.7; over K = 1..3, N = 4..16, L = 4..32 every run from g dx = 1.45 was garbage, and every one
+// up to 1.3 that the rule's check below admits within 9 %, the time error of such steps). The local interpolations
+// have no pole, but their fourth-order slopes of e^(g w) are 12 % off there.
+inline void check_grid_resolves_growth(const PriceGrowth& growth, const SchemeSettings& s, double dx) {
+    const double per_cell = growth.rate * dx;
+    if (per_cell < std::log(2.0 + std::sqrt(3.0))) return;
+    throw InputError(growth.option + " " + format_number(growth.rate) + " with --K " + std::to_string(s.K()) +
+                     " and --N " + std::to_string(s.N) + " (dx = " + format_number(dx, "%.3g") +
+                     "): the price grows by e^(" + format_number(per_cell, "%.3g") + ") a grid cell along " +
+                     growth.axis + ", faster than the interpolation's errors at the domain's upper end decay towards "
+                     "w = 0 (" + growth.option.substr(2) + " dx must stay below ln(2 + sqrt(3)) = 1.317); raise --N "
+                     "(dx falls with it) or lower " + growth.option);
+}
+
+// The rule's relative error on the growth over a step of variance j dt, b = g sqrt(2 j dt):
+//   |pi^(-1/2) sum_l omega_l e^(b a_l) / E[e^(g dW)] - 1|,   E[e^(g dW)] = e^(g^2 j dt / 2) = e^(b^2 / 4).
+inline double rule_growth_error(int L, double b) {
+    const GaussHermiteRule rule = gauss_hermite(L);
+    double sum = 0.0;
+    for (std::size_t l = 0; l < rule.nodes.size(); ++l)
+        sum += rule.weights[l] * std::exp(b * rule.nodes[l] - 0.25 * b * b);
+    return std::fabs(sum / std::sqrt(3.14159265358979323846) - 1.0);
+}
+
+// The quadrature. The L-point rule integrates e^(b x) e^(-x^2), whose mass lies at x = b / 2, only while that lies
+// well inside its nodes (the largest 2.93 for L = 8, 7.13 for L = 32); every step loses about the rule's error on
+// the growth over its widest step, j = K, and the run N times it.
+inline void check_rule_integrates_growth(const PriceGrowth& growth, const SchemeSettings& s) {
+    const double b = growth.rate * std::sqrt(2.0 * s.K() * s.T / s.N);
+    const auto loss = [&](int L) { return s.N * rule_growth_error(L, b); };
+    if (loss(s.L) <= rule_price_loss) return;
+    int enough = s.L + 1;
+    while (enough <= gauss_hermite_max_points && loss(enough) > rule_price_loss) ++enough;
+    throw InputError(growth.option + " " + format_number(growth.rate) + " with --K " + std::to_string(s.K()) +
+                     ", --N " + std::to_string(s.N) + " and --L " + std::to_string(s.L) + ": the " +
+                     std::to_string(s.L) + "-point Gauss-Hermite rule integrates the price's growth over a step of "
+                     "variance K dt = " + format_number(s.K() * s.T / s.N, "%.3g") + " to within " +
+                     format_number(loss(s.L) / s.N, "%.2g") + ", " + format_number(loss(s.L), "%.2g") + " over the " +
+                     std::to_string(s.N) + " steps (above " + format_number(rule_price_loss) +
+                     " of the price); " +
+                     (enough <= gauss_hermite_max_points ? "--L " + std::to_string(enough) + " (the smallest above it)"
+                                                         : std::string("no --L up to 128")) +
+                     " keeps it under that, as may a larger --N or a smaller " + growth.option);
+}
+
+inline void check_price_growth(const PriceGrowth& growth, const SchemeSettings& s, double dx) {
+    check_domain_holds_price(growth, s);
+    check_grid_resolves_growth(growth, s, dx);
+    check_rule_integrates_growth(growth, s);
 }
 
 }  // namespace bsde

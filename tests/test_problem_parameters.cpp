@@ -1,11 +1,13 @@
 // The option problems' parameters against the run's grid (problems/option_checks.h, called by the sweep before it
 // allocates). Settings whose asset is not a normal double over the domain, or leaves the scheme no room for its sums,
-// are refused with one line and exit code 2 (before, ex3 with S0 = 5e-324 reported a delta of -nan with exit code 0);
-// the settings just inside each bound solve to finite values that match the closed forms.
+// and settings whose price grows faster than the domain, the grid or the rule resolve, are refused with one line and
+// exit code 2 (before, ex3 with S0 = 5e-324 reported a delta of -nan, with sigma = 20 a price of 1e25, both with exit
+// code 0); the settings just inside each bound solve to finite values that match the closed forms.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -55,6 +57,24 @@ double grid_step(const SchemeSettings& s) { return SpaceGrid{space_intervals(s.K
 
 // The largest asset value the checks admit at this dx: DBL_MAX / max(1024, 24 / dx^2) (option_checks.h).
 double largest_admitted(double dx) { return DBL_MAX / std::fmax(1024.0, 24.0 / (dx * dx)); }
+
+// The relative error of y_0 of problem with s against the closed form (serial).
+double y0_relative_error(const std::string& problem, const SchemeSettings& s) {
+    const SolveResult r = backend_ops(Backend::serial).solve(problem, s);
+    return r.y0_error() / std::fabs(r.y0_exact);
+}
+
+// The message of the InputError that solving problem with s throws; empty (and an error reported) if none.
+std::string refusal(const std::string& problem, const SchemeSettings& s, const std::string& label) {
+    try {
+        backend_ops(Backend::serial).solve(problem, s);
+    } catch (const InputError& e) {
+        BOOST_TEST_MESSAGE(label << ": " << e.what());
+        return e.what();
+    }
+    BOOST_ERROR(label << ": solved, expected to be refused");
+    return "";
+}
 
 bool all_finite(const std::vector<double>& values) {
     return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
@@ -141,6 +161,70 @@ BOOST_AUTO_TEST_CASE(solves_a_call_whose_terminal_asset_underflows_at_the_lower_
                        "y_0 within 1e-4 of the closed form");
     check_solves_finite_and_accurate("bs-call", option_settings("bs-call", 3, 64, {{"sigma", 30.0}}), 1e-4,
                                      "bs-call, sigma = 30");
+}
+
+BOOST_AUTO_TEST_CASE(refuses_a_price_growing_faster_than_the_grid_resolves) {
+    BOOST_TEST_MESSAGE("ex3 K = 2, N = 8, sigma = 20 (price 1e25 before: sigma dx = 1.83 > ln(2 + sqrt(3))), ex5 K = 1, "
+                       "N = 4, sigma1 = 5 (y_0 60.2 for 98.8: the price's weight at w_1 = 5 is 3 standard deviations "
+                       "inside R = 8), ex3 K = 3, N = 16, sigma = 40 (y_0 29.7 for 98.7: the 32-point rule misses the "
+                       "growth), ex3 T = 1, sigma = 13 (3 standard deviations inside R = 16): exit code 2, one line");
+    const std::vector<std::string> solve{"solve", "--backend", "serial", "--problem"};
+    const auto with = [&](const std::vector<std::string>& more) {
+        std::vector<std::string> args = solve;
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    check_refused(with({"ex3", "--K", "2", "--N", "8", "--sigma", "20"}),
+                  "bsde: error: --sigma 20 with --K 2 and --N 8 (dx = 0.0914): the price grows by e^(1.83) a grid cell",
+                  "sigma dx must stay below ln(2 + sqrt(3)) = 1.317");
+    check_refused(with({"ex5", "--K", "1", "--N", "4", "--sigma1", "5"}), "bsde: error: --sigma1 5 with T = 1 and R = 8:",
+                  "3.01 of them inside R: truncating the domain there costs 0.0013 of the price");
+    check_refused(with({"ex3", "--K", "3", "--N", "16", "--sigma", "40"}),
+                  "bsde: error: --sigma 40 with --K 3, --N 16 and --L 32: the 32-point Gauss-Hermite rule", "--L 49");
+    check_refused(with({"ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13"}),
+                  "bsde: error: --sigma 13 with T = 1 and R = 16:", "raise --R to 16.7 or more");
+}
+
+BOOST_AUTO_TEST_CASE(solves_a_growing_price_at_the_edges_of_the_bounds) {
+    BOOST_TEST_MESSAGE("bs-call just inside each bound is solved, finite and near the closed form, and just outside "
+                       "refused: sigma dx = 0.99 and 1.01 ln(2 + sqrt(3)) (K = 2, N = 8: within 2 %, the time error at "
+                       "sigma sqrt(dt) = 2.9, and closer at N = 16); (R - sigma T) / sqrt(T) = 1.01 and 0.99 times "
+                       "3.719 (K = 3, N = 64: within 1e-3); K = 3, N = 8, sigma = 25 refused for the rule (y_0 4 % low "
+                       "with L = 32 before), and solved within 2 % with the --L the message names. Prices that do not "
+                       "grow are not bounded: bs-put "
+                       "with sigma = 20 and ex5 with sigma2 = 5 within 1e-6 and 1e-4");
+    const double spline_pole = std::log(2.0 + std::sqrt(3.0));
+    const double sigma_pole = spline_pole / grid_step(option_settings("bs-call", 2, 8, {}));
+    const auto call = [](int K, int N, double sigma) { return option_settings("bs-call", K, N, {{"sigma", sigma}}); };
+    check_solves_finite_and_accurate("bs-call", call(2, 8, 0.99 * sigma_pole), 2e-2, "sigma dx = 0.99 ln(2 + sqrt(3))");
+    const double coarse = y0_relative_error("bs-call", call(2, 8, 0.99 * sigma_pole));
+    const double fine = y0_relative_error("bs-call", call(2, 16, 0.99 * sigma_pole));
+    BOOST_CHECK_MESSAGE(fine < coarse / 2, "sigma dx = 0.99 ln(2 + sqrt(3)): y_0 errors " << scientific(coarse)
+                                               << " at N = 8 and " << scientific(fine) << " at N = 16, expected to halve");
+    refusal("bs-call", call(2, 8, 1.01 * sigma_pole), "sigma dx = 1.01 ln(2 + sqrt(3))");
+    // (R - (sigma - theta) T) / sqrt(T) = h, theta = (mu - r + delta) / sigma: sigma^2 - a sigma - (mu - r + delta) = 0
+    // with a = (R - h sqrt(T)) / T
+    const double T = 0.33, R = 16, drift = 0.05 - 0.03 + 0.04;
+    for (const double held : {1.01 * 3.719, 0.99 * 3.719}) {
+        const double a = (R - held * std::sqrt(T)) / T, sigma = 0.5 * (a + std::sqrt(a * a + 4 * drift));
+        const std::string label = "(R - sigma T) / sqrt(T) = " + std::to_string(held) + ", sigma = " + std::to_string(sigma);
+        if (held > 3.719)
+            check_solves_finite_and_accurate("bs-call", call(3, 64, sigma), 1e-3, label);
+        else
+            refusal("bs-call", call(3, 64, sigma), label);
+    }
+    const std::string message = refusal("bs-call", call(3, 8, 25.0), "K = 3, N = 8, sigma = 25");
+    std::smatch named;
+    const bool names_L = std::regex_search(message, named, std::regex("--L ([0-9]+) \\(the smallest above it\\)"));
+    BOOST_CHECK_MESSAGE(names_L, "K = 3, N = 8, sigma = 25: the message names no --L");
+    if (names_L) {
+        SchemeSettings s = call(3, 8, 25.0);
+        s.L = std::stoi(named[1]);
+        check_solves_finite_and_accurate("bs-call", s, 2e-2, "K = 3, N = 8, sigma = 25, L = " + std::to_string(s.L));
+    }
+    check_solves_finite_and_accurate("bs-put", option_settings("bs-put", 2, 8, {{"sigma", 20.0}}), 1e-6,
+                                     "bs-put, sigma = 20");
+    check_solves_finite_and_accurate("ex5", option_settings("ex5", 2, 16, {{"sigma2", 5.0}}), 1e-4, "ex5, sigma2 = 5");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
