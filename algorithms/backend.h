@@ -70,7 +70,7 @@ void check_backends_present(const std::vector<Backend>& backends);
 // (src/backend_cuda.cu): the ceilings `bsde bench` reads its rates and the pass's arithmetic floor against.
 struct Fp64Ceilings {
     double flops_per_second = 0;  // fused multiply-adds, 2 flops each
-    double exps_per_second = 0;   // device_exp, the exp of the drivers evaluated at every node (ex2's)
+    double exps_per_second = 0;   // CUDA's double exp, as the problems call it
     // Chains of one exp and 16 multiply-adds: their time over flops / flops_per_second + exps / exps_per_second.
     // Near 1 when the two rates add up (both run on the FP64 pipe), as the pass's floor assumes.
     double mix_over_floor = 0;

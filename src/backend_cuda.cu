@@ -5,7 +5,6 @@
 
 #include "../algorithms/backend_impl.h"
 #include "../algorithms/cuda_system.cuh"
-#include "../algorithms/device_exp.h"
 
 namespace bsde {
 
@@ -130,17 +129,16 @@ struct MultiplyAddRound {
     __device__ double operator()(double x) const { return fma(x, a, b); }
 };
 
-// x <- e^(-x) (x stays within (0.3, 1)): one exp, the negation a free operand modifier. The exp is device_exp, the
-// one that drivers evaluated at every node call (ex2's; algorithms/device_exp.h).
+// x <- e^(-x) (x stays within (0.3, 1)): one exp, the negation a free operand modifier.
 struct NegativeExpRound {
-    __device__ double operator()(double x) const { return device_exp(-x); }
+    __device__ double operator()(double x) const { return exp(-x); }
 };
 
 // One exp and 16 multiply-adds (32 flops: about ex2's node, 33 flops and one exp).
 struct NodeMixRound {
     MultiplyAddRound multiply_add;
     __device__ double operator()(double x) const {
-        x = device_exp(-x);
+        x = exp(-x);
 #pragma unroll
         for (int k = 0; k < 16; ++k) x = multiply_add(x);
         return x;
