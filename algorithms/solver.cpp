@@ -132,11 +132,13 @@ void validate(const SchemeSettings& s, int dimension) {
     require(std::isfinite(s.driver_z_gradient[0]) && std::isfinite(s.driver_z_gradient[1]),
             "the problem's parameters make its driver's gradient in z, df/dz = (" + format_number(s.driver_z_gradient[0]) +
                 ", " + format_number(s.driver_z_gradient[1]) + "), infinite");
-    if (!s.allow_unstable) {
-        const StabilityEstimate stability = estimate_stability(s, dimension);
-        require(stability.growth_over_run <= stability_error_growth,
-                stability_warning(stability, s, dimension) + "; --allow-unstable runs it anyway");
-    }
+    if (!s.allow_unstable) require_stable(s, dimension, "--allow-unstable runs it anyway");
+}
+
+void require_stable(const SchemeSettings& s, int dimension, const std::string& advice) {
+    const StabilityEstimate stability = estimate_stability(s, dimension);
+    require(stability.growth_over_run <= stability_error_growth,
+            stability_warning(stability, s, dimension) + "; " + advice);
 }
 
 void check_spline_options(const SchemeSettings& s, bool spline_given, bool spline_solve_given) {

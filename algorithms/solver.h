@@ -97,6 +97,10 @@ constexpr int max_points_per_call = 3;
 // in this dimension, and a space grid whose (M+1)^dimension points the sweep cannot index (32-bit indices).
 void validate(const SchemeSettings& settings, int dimension = 1);
 
+// Throws InputError, the stability warning (stability.h) and then `advice`, where the settings' grid modes grow by
+// more than stability_error_growth over the run: validate()'s check unless settings.allow_unstable.
+void require_stable(const SchemeSettings& settings, int dimension, const std::string& advice);
+
 // Throws InputError where a spline's end condition or its moments' solve was given (by the caller's reckoning: an
 // option or a bench key) for an interpolation that has none.
 void check_spline_options(const SchemeSettings& settings, bool spline_given, bool spline_solve_given);

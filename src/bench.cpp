@@ -116,10 +116,7 @@ BenchCase parse_case(const std::string& item) {
         SchemeSettings stability_unchecked = s;
         stability_unchecked.allow_unstable = true;
         validate(stability_unchecked, problem->dimension);
-        const StabilityEstimate stability = estimate_stability(s, problem->dimension);
-        if (stability.growth_over_run > stability_error_growth)
-            throw InputError(stability_warning(stability, s, problem->dimension) +
-                             "; bench runs stable cases only (the case's keys L, K and N set these)");
+        require_stable(s, problem->dimension, "bench runs stable cases only (the case's keys L, K and N set these)");
     } catch (const InputError& e) {
         throw InputError(where + e.what());
     }
