@@ -24,20 +24,13 @@
 #include "grid.h"
 #include "interpolation.h"
 #include "multistep_weights.h"
+#include "problem_grid_checks.h"
 #include "raw_pointer.h"
 #include "separable_pass.h"
 #include "solver.h"
 #include "sweep_functors.h"
 
 namespace bsde {
-
-// A problem that checks its parameters against the run's grid declares check_grid(settings, dx), which throws
-// InputError (the options' asset range over the domain: problems/option_checks.h).
-template <class P, class = void>
-struct checks_grid : std::false_type {};
-template <class P>
-struct checks_grid<P, std::void_t<decltype(std::declval<const P&>().check_grid(std::declval<const SchemeSettings&>(),
-                                                                                0.0))>> : std::true_type {};
 
 template <class Problem, class Interpolation, class Context>
 class BackwardSweep {
@@ -56,23 +49,7 @@ public:
           fitter_(Interpolation::make_fitter(context, space_.M, -settings.R, space_.dx(), settings)) {
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
-        if constexpr (has_terminal_kink<Problem>::value) {
-            if constexpr (d == 1) {
-                const double kink = problem.terminal_kink();
-                if (!(std::fabs(kink) <= s_.R / 2))
-                    throw InputError("the terminal data's kink at w = " + format_number(kink) +
-                                     " lies outside [-R/2, R/2] = [" + format_number(-s_.R / 2) + ", " +
-                                     format_number(s_.R / 2) +
-                                     "]: the grid cannot resolve it (" + Problem::kink_advice + ", or raise --R)");
-            } else {
-                const KinkLine kink = problem.terminal_kink();
-                if (!(std::fabs(kink.offset) <= s_.R / 2))
-                    throw InputError("the terminal data's kink line lies " + format_number(std::fabs(kink.offset)) +
-                                     " from w = 0, beyond R/2 = " + format_number(s_.R / 2) +
-                                     ": the grid cannot resolve it (" + Problem::kink_advice + ", or raise --R)");
-            }
-        }
-        if constexpr (checks_grid<Problem>::value) problem.check_grid(s_, space_.dx());
+        check_problem_against_grid(problem, s_);
         substeps_ = s_.startup == Startup::exact || K_ == 1 ? 0
                     : s_.startup_substeps > 0 ? s_.startup_substeps
                                               : static_cast<int>(std::ceil(1.0 / std::sqrt(time_.dt())));

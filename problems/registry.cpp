@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "../algorithms/errors.h"
+#include "../algorithms/problem_grid_checks.h"
 #include "problem_list.h"
 
 namespace bsde {
@@ -14,12 +15,17 @@ std::array<double, 2> constructed_driver_z_gradient(double T, const ProblemParam
     return driver_z_gradient(Problem(T, given), T);
 }
 
+template <class Problem>
+void constructed_grid_check(const SchemeSettings& settings) {
+    check_problem_against_grid(Problem(settings.T, settings.problem_parameters), settings);
+}
+
 }  // namespace
 
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
     ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
-                declared_parameters<P>(), &constructed_driver_z_gradient<P>},
+                declared_parameters<P>(), &constructed_driver_z_gradient<P>, &constructed_grid_check<P>},
     static const std::vector<ProblemInfo> infos{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
 #undef BSDE_PROBLEM_INFO
     return infos;

@@ -72,7 +72,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     if (invocation.command == "coefficients") print_coefficients(out, invocation.settings.K());
     else if (invocation.command == "grid")
-        print_grid(out, invocation.settings, find_problem(invocation.problem).dimension);
+        print_grid(out, invocation.settings, find_problem(invocation.problem));
     else if (invocation.command == "problems") print_problems(out);
     else if (invocation.command == "study" || invocation.command == "bench") {
         std::string command = "bsde";  // as given, for the output's record of the run

@@ -490,6 +490,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         validate_study(invocation);
     }
     validate(s, problem.dimension);
+    // a study checks each case (validate_study); bsde grid reports the refusal (print_grid)
+    if (invocation.command == "solve") problem.check_grid(s);
     return invocation;
 }
 

@@ -42,7 +42,8 @@ void print_coefficients(std::ostream& out, int K) {
                        gamma_z_weights);
 }
 
-void print_grid(std::ostream& out, const SchemeSettings& s, int dimension) {
+void print_grid(std::ostream& out, const SchemeSettings& s, const ProblemInfo& problem) {
+    const int dimension = problem.dimension;
     const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R};
     const StabilityEstimate stability = estimate_stability(s, dimension);
     out << "Ky = " << s.Ky << ", Kz = " << s.Kz << ", N = " << s.N << ", T = " << s.T << ", R = " << s.R
@@ -57,6 +58,11 @@ void print_grid(std::ostream& out, const SchemeSettings& s, int dimension) {
             << (stability.growth_over_run > stability_error_growth ? "refuses these settings unless --allow-unstable"
                                                                    : "warns of these settings")
             << "; " << stability_remedy(s, dimension) << "\n";
+    try {
+        problem.check_grid(s);
+    } catch (const InputError& e) {
+        out << "REFUSED: bsde solve refuses these settings: " << e.what() << "\n";
+    }
 }
 
 void print_problems(std::ostream& out) {

@@ -10,12 +10,14 @@
 
 #include "../algorithms/solver.h"
 #include "../algorithms/stability.h"
+#include "../problems/registry.h"
 #include "options.h"
 
 namespace bsde {
 
 void print_coefficients(std::ostream& out, int K);
-void print_grid(std::ostream& out, const SchemeSettings& settings, int dimension);  // with the stability estimate
+// The grid with the stability estimate, and the refusal of the problem's checks of it (problem_grid_checks.h) if any.
+void print_grid(std::ostream& out, const SchemeSettings& settings, const ProblemInfo& problem);
 void print_problems(std::ostream& out);
 // What the solve did to the terminal data, as the reports say it: "smoothing kreiss4 (of the kinked terminal data)" or
 // "no smoothing (smooth terminal data)".

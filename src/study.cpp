@@ -106,9 +106,13 @@ void validate_study(const Invocation& invocation) {
         throw InputError("--max-seconds " + format_number(invocation.max_seconds, "%g") +
                          ": must be a finite number >= 0 (0 = no limit)");
     validate_repeats(invocation.repeats);
+    const ProblemInfo& problem = find_problem(invocation.problem);
     for (int K : invocation.Ks)
-        for (int N : invocation.Ns)
-            validate(case_settings(invocation.settings, K, N), find_problem(invocation.problem).dimension);
+        for (int N : invocation.Ns) {
+            const SchemeSettings settings = case_settings(invocation.settings, K, N);
+            validate(settings, problem.dimension);
+            problem.check_grid(settings);
+        }
 }
 
 double observed_order(double error_coarse, int N_coarse, double error_fine, int N_fine) {

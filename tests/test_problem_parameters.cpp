@@ -227,4 +227,41 @@ BOOST_AUTO_TEST_CASE(solves_a_growing_price_at_the_edges_of_the_bounds) {
     check_solves_finite_and_accurate("ex5", option_settings("ex5", 2, 16, {{"sigma2", 5.0}}), 1e-4, "ex5, sigma2 = 5");
 }
 
+BOOST_AUTO_TEST_CASE(grid_and_study_apply_the_checks_before_any_solve) {
+    BOOST_TEST_MESSAGE("bsde grid ends its report with the refusal a solve would give (the price's growth, the kink "
+                       "outside the grid's inner half) and exits 0; a study with one refused case is refused before it "
+                       "solves any (before, its first case was solved and the error came as 'K = 2, N = 8 on serial: "
+                       "...'), and leaves no --out folder");
+    const std::string refused = "REFUSED: bsde solve refuses these settings: ";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> grids{
+        {{"grid", "--problem", "ex3", "--K", "2", "--N", "8", "--sigma", "20"},
+         refused + "--sigma 20 with --K 2 and --N 8 (dx = 0.0914): the price grows by e^(1.83) a grid cell"},
+        {{"grid", "--problem", "ex3", "--K", "2", "--N", "64", "--strike", "1e5"},
+         refused + "the terminal data's kink at w = 34.4892763949107 lies outside [-R/2, R/2] = [-8, 8]"},
+        {{"grid", "--problem", "ex5", "--K", "1", "--N", "4", "--sigma1", "5"}, refused + "--sigma1 5 with T = 1 and R = 8:"},
+        {{"grid", "--problem", "ex3", "--K", "2", "--N", "64", "--sigma", "20"}, ""},
+        {{"grid", "--problem", "ex2", "--K", "2", "--N", "8"}, ""}};
+    for (const auto& [args, expected] : grids) {
+        const CliResult r = run(args);
+        const std::size_t last = r.out.rfind('\n', r.out.size() - 2);
+        const std::string last_line = last == std::string::npos ? r.out : r.out.substr(last + 1);
+        const bool as_expected = expected.empty() ? r.out.find("REFUSED") == std::string::npos
+                                                  : last_line.rfind(expected, 0) == 0;
+        BOOST_CHECK_MESSAGE(r.code == 0 && r.err.empty() && as_expected,
+                            joined(args) << ": expected exit code 0, nothing on stderr and "
+                                    << (expected.empty() ? "no refusal" : "a last line starting '" + expected + "'")
+                                    << "; got " << r.code << ", stderr '" << shown(r.err) << "', stdout '"
+                                    << shown(r.out) << "'");
+    }
+    ScratchDir scratch("problem_parameters");
+    check_refused({"study", "--problem", "ex3", "--K", "2", "--N", "8,64", "--sigma", "20", "--backends", "serial",
+                   "--out", scratch.path("growth")},
+                  "bsde: error: --sigma 20 with --K 2 and --N 8 (dx = 0.0914): the price grows", "raise --N");
+    check_refused({"study", "--problem", "ex3", "--K", "1-2", "--N", "16,32", "--strike", "1e5", "--backends", "serial",
+                   "--out", scratch.path("kink")},
+                  "bsde: error: the terminal data's kink at w = ", "or raise --R");
+    for (const char* made : {"growth", "kink"})
+        BOOST_CHECK_MESSAGE(!exists(scratch.path(made)), "a refused study left its --out folder " << scratch.path(made));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
