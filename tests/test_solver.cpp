@@ -54,20 +54,33 @@ BOOST_AUTO_TEST_CASE(papers_table_4) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(startup_agrees_with_exact_startup) {
-    BOOST_TEST_MESSAGE("the multistep start-up and the exact one differ by no more than the scheme's own error");
+BOOST_AUTO_TEST_CASE(startup_does_not_limit_the_order) {
+    // scheme.md: "the start-up must not limit the convergence order". Its fine steps (S = ceil(dt^-1/2)) leave an
+    // O(dt^3) difference from the exact start-up, so the difference must fall at least at the scheme's z order
+    // min(K, 3) (which ex2's y shares). Measured (omp) mean orders over N = 16 -> 64: 2.5-4.7 (ex1 y), 2.93-2.97 (z and
+    // ex2 y at every K); 0.3 below min(K, 3) is the margin of every order test here. Comparing the difference with the
+    // runs' own errors could not fail: |a - b| <= max(|a|, |b|) whenever the two errors have one sign, and ex2's
+    // multistep start-up error is 1.5-2.5 times the exact one's at these N (the difference being of that size).
+    BOOST_TEST_MESSAGE("ex1, ex2, K = 2, 3, 4, 6: |multistep - exact start-up| in y_0 and z_0 falls at mean order >= "
+                       "min(K, 3) - 0.3 over N = 16, 32, 64");
     for (const char* problem : {"ex1", "ex2"})
         for (int K : {2, 3, 4, 6}) {
-            const SolveResult scheme = solve(problem, K, K, 64);
-            const SolveResult exact = solve(problem, K, K, 64, Backend::omp, Startup::exact);
-            const double own_error = std::max(y_error(scheme), y_error(exact));
-            BOOST_CHECK_MESSAGE(std::fabs(scheme.y0 - exact.y0) <= own_error,
-                                problem << " K = " << K << ": y_0 differs by " << scientific(std::fabs(scheme.y0 - exact.y0))
-                                        << ", more than the error " << scientific(own_error));
-            const double own_z_error = std::max(z_error(scheme), z_error(exact));
-            BOOST_CHECK_MESSAGE(std::fabs(scheme.z0[0] - exact.z0[0]) <= own_z_error,
-                                problem << " K = " << K << ": z_0 differs by " << scientific(std::fabs(scheme.z0[0] - exact.z0[0]))
-                                        << ", more than the error " << scientific(own_z_error));
+            std::vector<double> y_difference, z_difference;
+            for (int N : {16, 32, 64}) {
+                const SolveResult scheme = solve(problem, K, K, N);
+                const SolveResult exact = solve(problem, K, K, N, Backend::omp, Startup::exact);
+                y_difference.push_back(std::fabs(scheme.y0 - exact.y0));
+                z_difference.push_back(std::fabs(scheme.z0[0] - exact.z0[0]));
+            }
+            const double expected = std::min(K, 3) - 0.3;
+            for (auto [d, variable] : {std::make_pair(y_difference, "y_0"), std::make_pair(z_difference, "z_0")}) {
+                const double mean_order = observed_order(d[0], d[2]) / 2;
+                BOOST_CHECK_MESSAGE(mean_order >= expected,
+                                    problem << " K = " << K << ": the start-ups' difference in " << variable
+                                            << " falls at mean order expected >= " << expected << ", got " << mean_order
+                                            << " (differences " << scientific(d[0]) << ", " << scientific(d[1]) << ", "
+                                            << scientific(d[2]) << " at N = 16, 32, 64)");
+            }
         }
 }
 
