@@ -33,8 +33,14 @@ BOOST_AUTO_TEST_CASE(ex2_converges_at_the_schemes_orders) {
 }
 
 BOOST_AUTO_TEST_CASE(papers_table_4) {
-    BOOST_TEST_MESSAGE("ex1, the paper's Table 4 rows with N <= 256: errors at most twice the table's (exact start-up, "
-                       "which the paper's numbers show it used: they are reproduced to about three digits)");
+    // The paper's errors are given to three digits (0.5 % of rounding); with its start-up (the exact one: its K = 3..6
+    // numbers are reproduced with it, not with the multistep one) ours for K = 1, 3, 4, 5, 6 measured within 1.6 % of
+    // them (K = 1, N = 128, y: 9.21e-7 against 9.36e-7), most within 0.6 %, so 3 % either way. K = 2 is not
+    // reproduced: the paper's z errors fall at order 1 (8.61e-6, 4.00e-6, 1.92e-6, 9.41e-7 up to N = 1024) where the
+    // scheme's order is 2, and ours measured 1.6e-6, 3.9e-7 for z and 2.4e-9, 8.0e-10 for y at N = 128, 256, 5-35
+    // times below the table: for K = 2 the errors may only be at most the table's.
+    BOOST_TEST_MESSAGE("ex1, the paper's Table 4 rows with N <= 256, exact start-up: errors within 3 % of the table's for "
+                       "K = 1, 3..6 (reproduced to about three digits), at most the table's for K = 2");
     struct Row { int K, N; double y_error, z_error; };
     const std::vector<Row> table4{{1, 128, 9.36e-07, 2.78e-05}, {1, 256, 3.89e-07, 1.40e-05},
                                   {2, 128, 8.01e-08, 8.61e-06}, {2, 256, 2.03e-08, 4.00e-06},
@@ -47,10 +53,16 @@ BOOST_AUTO_TEST_CASE(papers_table_4) {
         BOOST_TEST_MESSAGE("K = " << row.K << ", N = " << row.N << ", M = " << r.M << ": y error " << scientific(y_error(r))
                                   << " (paper " << row.y_error << "), z error " << scientific(z_error(r)) << " (paper "
                                   << row.z_error << ")");
-        BOOST_CHECK_MESSAGE(y_error(r) <= 2 * row.y_error, "K = " << row.K << ", N = " << row.N << ": y error expected <= "
-                                                                   << 2 * row.y_error << ", got " << scientific(y_error(r)));
-        BOOST_CHECK_MESSAGE(z_error(r) <= 2 * row.z_error, "K = " << row.K << ", N = " << row.N << ": z error expected <= "
-                                                                   << 2 * row.z_error << ", got " << scientific(z_error(r)));
+        const std::string where = "K = " + std::to_string(row.K) + ", N = " + std::to_string(row.N);
+        if (row.K == 2) {
+            BOOST_CHECK_MESSAGE(y_error(r) <= row.y_error, where << ": y error expected <= " << row.y_error << " (the "
+                                                                 << "paper's), got " << scientific(y_error(r)));
+            BOOST_CHECK_MESSAGE(z_error(r) <= row.z_error, where << ": z error expected <= " << row.z_error << " (the "
+                                                                 << "paper's), got " << scientific(z_error(r)));
+        } else {
+            check_close(where + ": y error (the paper's)", row.y_error, y_error(r), 0.03, row.y_error);
+            check_close(where + ": z error (the paper's)", row.z_error, z_error(r), 0.03, row.z_error);
+        }
     }
 }
 
