@@ -117,6 +117,7 @@ BenchCase parse_case(const std::string& item) {
         stability_unchecked.allow_unstable = true;
         validate(stability_unchecked, problem->dimension);
         require_stable(s, problem->dimension, "bench runs stable cases only (the case's keys L, K and N set these)");
+        problem->check_grid(s);  // before any case is solved (problem_grid_checks.h)
     } catch (const InputError& e) {
         throw InputError(where + e.what());
     }
