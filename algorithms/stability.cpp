@@ -185,9 +185,13 @@ private:
     }
 };
 
-// "3.5 dx" for a mode theta along an axis (its wavelength 2 pi / theta grid steps), "flat" for theta = 0.
-std::string wavelength(double theta) {
-    return theta != 0 ? format_number(2.0 * pi / std::abs(theta), "%.1f dx") : "flat";
+// "3.5 dx" for a mode theta along an axis (its wavelength 2 pi / theta grid steps), "flat" for theta = 0, and
+// "longer than the grid" where the wavelength exceeds the grid's M cells (the search's refinement can land on a theta
+// just above 0: 2048 dx on a grid of 128 cells said nothing a reader could use).
+std::string wavelength(double theta, int M) {
+    if (theta == 0) return "flat";
+    const double cells = 2.0 * pi / std::abs(theta);
+    return cells > M ? "longer than the grid's " + std::to_string(M) + " dx" : format_number(cells, "%.1f dx");
 }
 
 std::string orders(const SchemeSettings& s) {
@@ -214,8 +218,9 @@ int smallest_stable_L(const SchemeSettings& settings, int dimension) {
 
 std::string describe(const StabilityEstimate& e, const SchemeSettings& settings) {
     if (e.growth_per_step <= 1.0) return "grid modes grow by at most " + format_number(e.growth_per_step, "%.5f") + " a step";
-    const std::string modes =
-        e.dimension == 2 ? "(" + wavelength(e.theta[0]) + ", " + wavelength(e.theta[1]) + ")" : wavelength(e.theta[0]);
+    const int M = space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order);
+    const std::string modes = e.dimension == 2 ? "(" + wavelength(e.theta[0], M) + ", " + wavelength(e.theta[1], M) + ")"
+                                               : wavelength(e.theta[0], M);
     return "grid modes of about " + modes + " grow by " + format_number(e.growth_per_step, "%.4f") + " a step, " +
            format_number(e.growth_over_run, "%.1e") + " over the " + std::to_string(settings.N) + " steps (the " +
            (e.z_recursion ? "z" : "y") + " recursion)";

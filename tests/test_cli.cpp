@@ -191,6 +191,10 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; README, Stability)
     check_prints({"grid", "--problem", "ex2", "--K", "6", "--N", "2048"},
                  "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");
+    // the worst mode's wavelength along an axis is at most the grid's M = 128 cells (ex5 K = 2, N = 16, rho near 1: the
+    // search lands on theta = 2 pi / 2048 along axis 1, printed as 2048.0 dx before)
+    check_prints({"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999"},
+                 "grid modes of about (longer than the grid's 128 dx, 12.6 dx) grow by ");
     check_prints({"problems"}, "ex1");
     check_prints({"problems"}, "\nex3-put  bs-put  ");
     // each problem's declared parameters with their defaults (the paper's: Example 3 and 5, scheme.md)
