@@ -90,13 +90,27 @@ BOOST_AUTO_TEST_CASE(ex4_multistep_startup_costs_no_accuracy) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(interpolations_agree_within_the_schemes_error) {
-    BOOST_TEST_MESSAGE("ex4, K = 2, N = 16: spline and bicubic y_0, z_0 differ by less than the larger error");
-    const SolveResult spline = solve_2d("ex4", InterpolationKind::spline, 2, 16);
-    const SolveResult bicubic = solve_2d("ex4", InterpolationKind::bicubic, 2, 16);
-    BOOST_CHECK_LE(std::fabs(spline.y0 - bicubic.y0), std::max(y_error(spline), y_error(bicubic)));
-    for (int k = 0; k < 2; ++k)
-        BOOST_CHECK_LE(std::fabs(spline.z0[k] - bicubic.z0[k]), std::max(z_error(spline), z_error(bicubic)));
+BOOST_AUTO_TEST_CASE(interpolations_differ_by_far_less_than_the_schemes_error) {
+    // Both interpolations are of order 4 (interpolation_2d/fourth_order_convergence), so their y_0 and z_0 differ by
+    // O(dx^4) = O(dt^3) where the scheme's error is O(dt^min(K, 3)) and its constants are much larger: measured (omp)
+    // |spline - bicubic| / |spline - exact| = 1.0e-4 (y), 1.1e-4 (z) at K = 2, N = 16 and 1.2e-4, 1.3e-5 at K = 3,
+    // N = 8; 1e-3 leaves a factor 7. (Bounding the difference by the larger of the two errors, as this test did,
+    // could not fail where the errors have one sign, as here, and was 1e4 times looser than what is measured.)
+    BOOST_TEST_MESSAGE("ex4, K = 2, N = 16 and K = 3, N = 8: spline and bicubic y_0, z_0 differ by at most 1e-3 of the "
+                       "spline run's error against the exact solution");
+    struct Case { int K, N; };
+    for (const Case& c : {Case{2, 16}, Case{3, 8}}) {
+        const SolveResult spline = solve_2d("ex4", InterpolationKind::spline, c.K, c.N);
+        const SolveResult bicubic = solve_2d("ex4", InterpolationKind::bicubic, c.K, c.N);
+        const std::string where = "K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N);
+        check_close(where + ", y_0: bicubic against spline (error of the spline run " +
+                        scientific(std::fabs(spline.y0 - spline.y0_exact)) + ")",
+                    spline.y0, bicubic.y0, 1e-3, std::fabs(spline.y0 - spline.y0_exact));
+        for (int k = 0; k < 2; ++k)
+            check_close(where + ", z_0," + std::to_string(k + 1) + ": bicubic against spline (error of the spline run " +
+                            scientific(std::fabs(spline.z0[k] - spline.z0_exact[k])) + ")",
+                        spline.z0[k], bicubic.z0[k], 1e-3, std::fabs(spline.z0[k] - spline.z0_exact[k]));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal_2d) {
