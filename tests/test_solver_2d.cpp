@@ -76,7 +76,11 @@ BOOST_AUTO_TEST_CASE(ex4_converges_at_the_schemes_orders) {
         }
 }
 
-BOOST_AUTO_TEST_CASE(ex4_multistep_startup_costs_no_accuracy) {
+BOOST_AUTO_TEST_CASE(ex4_multistep_startup_costs_at_most_half_the_error_again) {
+    // Measured (omp) error with the multistep start-up over that with the exact one: y 0.93, z 1.03 at K = 2 and y 0.12,
+    // z 1.38 at K = 3 (the start-up's O(dt^3) difference is of the size of the K = 3 error at N = 16 and cancels part
+    // of it in y), so the start-up does cost accuracy in z; 1.5 bounds it. A start-up without its fine steps (S = 1)
+    // exceeds it 7 (z) and 12 (y) times at K = 3 (solver_1d/startup_does_not_limit_the_order checks the order in 1D).
     BOOST_TEST_MESSAGE("ex4, N = 16, K = 2, 3: the errors with the multistep start-up are at most 1.5 times those "
                        "with the exact start-up (at these N the two error sources partly cancel, so orders are "
                        "measured with the exact one above)");
