@@ -63,12 +63,24 @@ inline double relative_difference(const std::vector<double>& a, const std::vecto
 }
 
 // The whole y_0(w) and z_0(w) of `got` equal those of `expected` to `tolerance` (relative_difference), with the
-// differences reported as a message either way.
+// differences reported as a message either way; a failure names the grid point where they differ most, with the
+// expected and the got value there.
 inline void check_same_solution(const std::string& what, const SolveResult& expected, const SolveResult& got,
                                 double tolerance) {
-    const double y = relative_difference(got.y, expected.y), z = relative_difference(got.z, expected.z);
-    BOOST_CHECK_MESSAGE(y <= tolerance, what << ": y differs by " << y << " > " << tolerance);
-    BOOST_CHECK_MESSAGE(z <= tolerance, what << ": z differs by " << z << " > " << tolerance);
+    const auto check = [&](const char* name, const std::vector<double>& e, const std::vector<double>& g) {
+        BOOST_REQUIRE_MESSAGE(!e.empty() && e.size() == g.size(), what << ": " << name << " has " << g.size()
+                                                                       << " grid values, expected " << e.size());
+        std::size_t worst = 0;
+        for (std::size_t i = 0; i < e.size(); ++i)
+            if (std::fabs(g[i] - e[i]) > std::fabs(g[worst] - e[worst])) worst = i;
+        const double difference = relative_difference(g, e);
+        BOOST_CHECK_MESSAGE(difference <= tolerance,
+                            what << ": " << name << " differs by " << scientific(difference) << " of max |" << name
+                                 << "| > " << tolerance << "; most at grid point " << worst << ": expected "
+                                 << std::setprecision(17) << e[worst] << ", got " << g[worst]);
+        return difference;
+    };
+    const double y = check("y", expected.y, got.y), z = check("z", expected.z, got.z);
     BOOST_TEST_MESSAGE(what << ": y, z differ by " << scientific(y) << ", " << scientific(z));
 }
 
