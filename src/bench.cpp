@@ -66,13 +66,8 @@ BenchCase parse_case(const std::string& item) {
         if (preset && (key == "K" || key == "N"))
             throw InputError(where + key + " is set by the name " + head + "; give " + problem->alias +
                              ":K=..:N=.. instead");
-        const auto integer = [&](int& target) {
-            if (!to_int(value, target)) throw InputError(where + key + " '" + value + "' is not an integer");
-        };
-        const auto real = [&](double& target) {
-            if (!to_finite_double(value, target))
-                throw InputError(where + key + " '" + value + "' is not a finite decimal number");
-        };
+        const auto integer = [&](int& target) { target = parse_integer(where + key, value); };
+        const auto real = [&](double& target) { target = parse_real(where + key, value); };
         const auto dimension_only = [&](int dimension) {
             if (problem->dimension != dimension)
                 throw InputError(where + key + " is only for " + std::to_string(dimension) + "D problems (" +

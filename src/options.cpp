@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <typeinfo>
+#include <type_traits>
 
 #include <boost/program_options.hpp>
 
@@ -74,14 +74,14 @@ po::options_description shared_options() {
          "problem name or alias (bsde problems lists them; default ex2)")
         ("K", po::value<std::string>()->value_name("K"),
          "multistep order of y and z (default 3, and 6 for bsde coefficients); study: a list such as 1-6 or 1,3,5")
-        ("Ky", po::value<int>()->value_name("K"), "multistep order of y (default K)")
-        ("Kz", po::value<int>()->value_name("K"), "multistep order of z (default K)")
+        ("Ky", po::value<std::string>()->value_name("K"), "multistep order of y (default K)")
+        ("Kz", po::value<std::string>()->value_name("K"), "multistep order of z (default K)")
         ("N", po::value<std::string>()->value_name("N"), "time steps (default 256); study: a list such as 128,256,512")
-        ("T", po::value<double>()->value_name("T"), "terminal time (default: the problem's)")
-        ("R", po::value<double>()->value_name("R"), "half-width of the space domain (default: the problem's)")
-        ("L", po::value<int>()->value_name("L"), "Gauss-Hermite points (default: the problem's)")
-        ("picard", po::value<int>()->value_name("P"), "most Picard iterations per point and step (default 30)")
-        ("picard-tol", po::value<double>()->value_name("TOL"),
+        ("T", po::value<std::string>()->value_name("T"), "terminal time (default: the problem's)")
+        ("R", po::value<std::string>()->value_name("R"), "half-width of the space domain (default: the problem's)")
+        ("L", po::value<std::string>()->value_name("L"), "Gauss-Hermite points (default: the problem's)")
+        ("picard", po::value<std::string>()->value_name("P"), "most Picard iterations per point and step (default 30)")
+        ("picard-tol", po::value<std::string>()->value_name("TOL"),
          "stop Picard when |change| <= TOL (1 + |y|) (default 1e-15)")
         ("strict", po::value<bool>()->implicit_value(true)->zero_tokens(),
          "a step where Picard ends above its tolerance is an error (exit code 3), not a warning "
@@ -91,9 +91,9 @@ po::options_description shared_options() {
          "run; README, Stability) instead of refusing them (config file: allow-unstable = true)")
         ("startup", po::value<std::string>()->value_name("METHOD"),
          "start-up layers: multistep (default; the scheme on a finer step) or exact (verification only)")
-        ("startup-substeps", po::value<int>()->value_name("S"),
+        ("startup-substeps", po::value<std::string>()->value_name("S"),
          "fine steps per time step in the multistep start-up (default 0 = ceil(dt^-1/2))")
-        ("grid-order", po::value<int>()->value_name("Q"),
+        ("grid-order", po::value<std::string>()->value_name("Q"),
          "match the space grid to order Q: dx = dt^((Q+1)/4) (default 0 = min(Ky+1, Kz, 3), the paper's rule)")
         ("smoothing", po::value<std::string>()->value_name("KIND"),
          "smoothing of kinked terminal data: kreiss4 (default), kreiss2, none (smooth terminal data are never "
@@ -119,10 +119,10 @@ po::options_description shared_options() {
          "bench: comma-separated cases, PROBLEM-kK-nN (ex2-k6-n1024) or PROBLEM:KEY=VALUE:... with keys K, N, L, "
          "T, R, interp, spline, spline_solve, smoothing, startup, picard, separable (ex1:K=2:N=8); default "
          "ex2-k6-n1024, ex5-k6-n64, ex2-k3-n256, ex4-k3-n32")
-        ("repeats", po::value<int>()->value_name("R"),
+        ("repeats", po::value<std::string>()->value_name("R"),
          "bench: timed solves per case and backend (default 5); study: solves per case and backend, taken in rounds, "
          "the median reported (default 1)")
-        ("max-seconds", po::value<double>()->value_name("S"),
+        ("max-seconds", po::value<std::string>()->value_name("S"),
          "study: a backend whose solve took more than S s is left out of every other case with K and N at least "
          "as large (empty cells); default 0 = never");
     po::options_description parameters("Problem parameters (command line or config file; bsde problems lists them)");
@@ -131,16 +131,32 @@ po::options_description shared_options() {
         // a problem's parameter named as one of the options above would make both ambiguous on every command line
         if (options.find_nothrow(use.name, false) || command_line_only.find_nothrow(use.name, false))
             throw std::logic_error("problem parameter --" + use.name + " has the name of an option of bsde");
-        parameters.add_options()(use.name.c_str(), po::value<double>()->value_name("X"), parameter_help(use).c_str());
+        parameters.add_options()(use.name.c_str(), po::value<std::string>()->value_name("X"), parameter_help(use).c_str());
     }
     options.add(parameters);
     return options;
 }
 
+// The numbers' options, which the parser stores as text and take() converts (parse_integer, parse_real: one message
+// for every number's option, e.g. --L '1.5' or --T ' 1'); every problem parameter is a real number.
+const std::set<std::string> integer_options{"Ky", "Kz", "L", "picard", "startup-substeps", "grid-order", "repeats"};
+const std::set<std::string> real_options{"T", "R", "picard-tol", "max-seconds"};
+
+bool is_problem_parameter(const std::string& name) {
+    const std::vector<ParameterUse>& uses = problem_parameter_uses();
+    return std::any_of(uses.begin(), uses.end(), [&](const ParameterUse& use) { return use.name == name; });
+}
+
+// The option's value, if given, into target: a number's option parsed from its text. Throws InputError.
 template <class T>
-bool take(const po::variables_map& vm, const char* name, T& target) {
+bool take(const po::variables_map& vm, const std::string& name, T& target) {
     if (!vm.count(name)) return false;
-    target = vm[name].as<T>();
+    if constexpr (std::is_same_v<T, int>)
+        target = parse_integer("--" + name, vm[name].as<std::string>());
+    else if constexpr (std::is_same_v<T, double>)
+        target = parse_real("--" + name, vm[name].as<std::string>());
+    else
+        target = vm[name].as<T>();
     return true;
 }
 
@@ -259,12 +275,11 @@ std::string with_config_line(const std::string& message, const ConfigOrigin& ori
 }
 
 // A value of the file that the command line overrides, checked by itself: the name of a problem, a method or
-// backends, or an integer list (one integer unless lists are allowed), parsed as its option does; a number that
-// must be finite where the option takes a real number (Boost's type check takes nan and inf). Throws InputError.
-void check_overridden_value(const std::string& key, const std::string& value, bool real_number, bool lists_allowed) {
-    double number = 0;
-    if (real_number && !to_finite_double(value, number))
-        throw InputError("--" + key + " " + value + ": must be a finite number");
+// backends, an integer list (one integer unless lists are allowed) or a number, parsed as its option does. Throws
+// InputError.
+void check_overridden_value(const std::string& key, const std::string& value, bool lists_allowed) {
+    if (integer_options.count(key)) parse_integer("--" + key, value);
+    if (real_options.count(key) || is_problem_parameter(key)) parse_real("--" + key, value);
     if (key == "problem") find_problem(value);
     if (key == "K" || key == "N") parse_int_list("--" + key, value, lists_allowed);
     if (key == "startup") parse_startup(value);
@@ -357,13 +372,12 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (vm.count("config")) {
         for (const auto& given : vm) origin.command_line.insert(given.first);
         read_config_file(vm["config"].as<std::string>(), shared, vm, origin);
-        // The file's values that the command line overrides are checked all the same: Boost checks the numbers'
-        // type as it reads them, and here the names, lists and finite numbers, each by itself.
+        // The file's values that the command line overrides are checked all the same, each by itself: the names,
+        // lists and numbers.
         for (const auto& [key, value] : origin.values) {
             if (!origin.command_line.count(key)) continue;
             try {
-                const bool real_number = vm[key].value().type() == typeid(double);  // as the command line gave it
-                check_overridden_value(key, value, real_number, invocation.command == "study");
+                check_overridden_value(key, value, invocation.command == "study");
             } catch (const InputError& e) {
                 throw InputError(origin.line_of(key) + e.what());
             }
@@ -381,15 +395,11 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (taken != options_taken.end()) {
         const std::vector<std::string>& names = taken->second;
         const bool grid = invocation.command == "grid";  // the problem's parameters move its stability (driver's z term)
-        const auto is_parameter = [](const std::string& name) {
-            const std::vector<ParameterUse>& uses = problem_parameter_uses();
-            return std::any_of(uses.begin(), uses.end(), [&](const ParameterUse& use) { return use.name == name; });
-        };
         // --config sets options: a command that takes none (problems) refuses it too
         for (const auto& given : vm)
             if ((given.first != "config" || names.empty()) &&
                 std::find(names.begin(), names.end(), given.first) == names.end() &&
-                !(grid && is_parameter(given.first))) {
+                !(grid && is_problem_parameter(given.first))) {
                 std::string list;
                 for (const std::string& name : names) list += (list.empty() ? "--" : ", --") + name;
                 throw InputError("--" + given.first + ": not for bsde " + invocation.command + ", which takes " +
@@ -454,7 +464,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
     if (take(vm, "smoothing", name)) s.smoothing = parse_smoothing(name);
     for (const ParameterUse& use : problem_parameter_uses())
-        if (vm.count(use.name)) s.problem_parameters[use.name] = vm[use.name].as<double>();
+        if (double value = 0; take(vm, use.name, value)) s.problem_parameters[use.name] = value;
     // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
     // the stability analysis of validate()
     s.driver_z_gradient = problem.driver_z_gradient(s.T, s.problem_parameters);

@@ -40,22 +40,18 @@ double work_units(int K, int N, int M, int dimension) { return double(N) * std::
 }  // namespace
 
 std::vector<int> parse_int_list(const std::string& option, const std::string& text, bool list_allowed) {
+    if (!list_allowed) return {parse_integer(option, text, "one integer expected (lists and ranges are for bsde study)")};
     // An item as an int; digits beyond int's range are an error of their own rather than "not an integer".
     const auto integer = [&](const std::string& item, int& value) {
         if (to_int(item, value)) return true;
-        const std::size_t digits = !item.empty() && (item[0] == '-' || item[0] == '+') ? 1 : 0;
-        if (item.size() > digits && item.find_first_not_of("0123456789", digits) == std::string::npos)
+        if (is_digits(item))
             throw InputError(option + " '" + text + "': " + item + " is out of range (at most " +
                              std::to_string(INT_MAX) + ")");
         return false;
     };
-    // The value as given, as the option parser takes a real number (--T ' 1' is refused); a list's items may have
-    // blanks beside their commas.
+    // The value as given, as every option takes a number (--T ' 1' is refused); a list's items may have blanks beside
+    // their commas.
     if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
-    int single = 0;
-    if (integer(text, single)) return {single};
-    if (!list_allowed)
-        throw InputError(option + " '" + text + "': one integer expected (lists and ranges are for bsde study)");
     constexpr long long most_values_in_a_range = 100000;
     std::set<int> values;
     for (const std::string& raw : split(text, ',')) {

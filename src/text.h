@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "../algorithms/errors.h"
+
 namespace bsde {
 
 // The pieces of `text` between separators (an empty text gives one empty piece).
@@ -40,14 +42,43 @@ inline bool to_int(const std::string& text, int& value) {
     return true;
 }
 
+// An optional sign, then one digit or more: an integer's text, whether or not it fits an int.
+inline bool is_digits(const std::string& text) {
+    const std::size_t sign = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    return text.size() > sign && text.find_first_not_of("0123456789", sign) == std::string::npos;
+}
+
 // The whole of `text` as a finite decimal number (digits, a sign, a point, an exponent: as the command line takes
-// them); false for anything else, such as hex, inf, nan or a number out of double's range.
+// them); false for anything else, such as hex, inf, nan or a number beyond double's range (1e400). A number below
+// the smallest normal double is taken as strtod rounds it (1e-320 a subnormal, 1e-400 zero), for the checks of its
+// option to judge.
 inline bool to_finite_double(const std::string& text, double& value) {
     if (text.empty() || text.find_first_not_of("+-.0123456789eE") != std::string::npos) return false;
-    errno = 0;
     char* end = nullptr;
     value = std::strtod(text.c_str(), &end);
-    return errno == 0 && *end == '\0' && std::isfinite(value);
+    return *end == '\0' && std::isfinite(value);
+}
+
+// An option's value as one int: the whole text, without blanks around it. Throws InputError naming the option and the
+// value ("--L '1.5': an integer expected"); `expected` says what was expected.
+inline int parse_integer(const std::string& option, const std::string& text,
+                         const std::string& expected = "an integer expected") {
+    if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
+    int value = 0;
+    if (to_int(text, value)) return value;
+    if (is_digits(text))
+        throw InputError(option + " '" + text + "': out of range (at most " +
+                         std::to_string(std::numeric_limits<int>::max()) + ")");
+    throw InputError(option + " '" + text + "': " + expected);
+}
+
+// An option's value as one finite number (to_finite_double), without blanks around it. Throws InputError naming the
+// option and the value ("--T 'nan': a finite number expected").
+inline double parse_real(const std::string& option, const std::string& text) {
+    if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
+    double value = 0;
+    if (!to_finite_double(text, value)) throw InputError(option + " '" + text + "': a finite number expected");
+    return value;
 }
 
 }  // namespace bsde

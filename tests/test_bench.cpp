@@ -268,11 +268,11 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
     BOOST_TEST_MESSAGE("bad bench input: one 'bsde: error:' line naming the option, exit 2, nothing on out");
     const std::vector<test::BadInput> rows{
         {{"bench", "--cases", "ex9-k3-n8"}, 2, "--cases 'ex9-k3-n8'"},
-        {{"bench", "--cases", "ex1:K=x"}, 2, "K 'x' is not an integer"},
+        {{"bench", "--cases", "ex1:K=x"}, 2, "--cases 'ex1:K=x': K 'x': an integer expected"},
         {{"bench", "--cases", "ex1:K=0"}, 2, "--cases 'ex1:K=0': K 0: must be in [1, 32]"},
         {{"bench", "--cases", "ex3-k40-n64"}, 2, "--cases 'ex3-k40-n64': K 40: must be in [1, 32]"},
-        {{"bench", "--cases", "ex1:R=0x10"}, 2, "R '0x10' is not a finite decimal number"},
-        {{"bench", "--cases", "ex1:T=inf"}, 2, "T 'inf' is not a finite decimal number"},
+        {{"bench", "--cases", "ex1:R=0x10"}, 2, "--cases 'ex1:R=0x10': R '0x10': a finite number expected"},
+        {{"bench", "--cases", "ex1:T=inf"}, 2, "--cases 'ex1:T=inf': T 'inf': a finite number expected"},
         {{"bench", "--cases", "ex1:foo=1"}, 2, "unknown key 'foo'"},
         {{"bench", "--cases", "ex1:interp=bicubic"}, 2, "--interp bicubic: only for 2D problems"},
         {{"bench", "--cases", "ex4:interp=hermite"}, 2, "--interp hermite: only for 1D problems"},

@@ -60,10 +60,10 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
 
     const std::vector<BadInput> rows{
         // values out of range or not numbers, printed as given
-        {{"solve", "--T", "nan"}, 2, "--T nan: must be a finite number > 0"},
-        {{"solve", "--R", "inf"}, 2, "--R inf: must be a finite number > 0"},
+        {{"solve", "--T", "nan"}, 2, "--T 'nan': a finite number expected"},
+        {{"solve", "--R", "inf"}, 2, "--R 'inf': a finite number expected"},
         {{"solve", "--picard-tol", "-1e-3"}, 2, "--picard-tol -0.001: must be a finite number >= 0"},
-        {{"solve", "--picard-tol", "nan"}, 2, "--picard-tol nan"},
+        {{"solve", "--picard-tol", "nan"}, 2, "--picard-tol 'nan': a finite number expected"},
         {{"solve", "--picard", "0"}, 2, "--picard 0: must be in [1, 100000]"},
         {{"solve", "--picard", "1000001"}, 2, "--picard 1000001"},
         {{"solve", "--grid-order", "9"}, 2, "--grid-order 9"},
@@ -78,22 +78,26 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"study", "--K", "1-40"}, 2, "--K 33: must be in [1, 32]"},
         {{"solve", "--K", "1-3"}, 2, "--K '1-3': one integer expected"},
         {{"solve", "--N", "-5"}, 2, "--N -5: must be >= K + 1"},
-        {{"solve", "--N", "99999999999"}, 2, "--N '99999999999': 99999999999 is out of range (at most 2147483647)"},
+        {{"solve", "--N", "99999999999"}, 2, "--N '99999999999': out of range (at most 2147483647)"},
         {{"solve", "--N", "abc"}, 2, "--N 'abc': one integer expected"},
         {{"study", "--N", "2-200000"}, 2, "--N '2-200000': the range '2-200000' holds more than 100000 values"},
-        {{"study", "--max-seconds", "inf"}, 2, "--max-seconds inf: must be a finite number >= 0"},
+        {{"study", "--max-seconds", "inf"}, 2, "--max-seconds 'inf': a finite number expected"},
         {{"study", "--out", ""}, 2, "--out '': an empty folder name"},
-        {{"solve", "--L", "2.5"}, 2, "'--L'"},
+        {{"solve", "--L", "2.5"}, 2, "--L '2.5': an integer expected"},
+        {{"solve", "--L", "99999999999"}, 2, "--L '99999999999': out of range (at most 2147483647)"},
+        {{"solve", "--T", "0x10"}, 2, "--T '0x10': a finite number expected"},
         // blanks around a number, integer or real, refused alike
-        {{"solve", "--T", " 1"}, 2, "the argument (' 1') for option '--T' is invalid"},
+        {{"solve", "--T", " 1"}, 2, "--T ' 1': blanks around the value"},
         {{"solve", "--K", " 3"}, 2, "--K ' 3': blanks around the value"},
+        {{"solve", "--L", "8 "}, 2, "--L '8 ': blanks around the value"},
+        {{"solve", "--problem", "ex3", "--S0", " 90"}, 2, "--S0 ' 90': blanks around the value"},
         {{"study", "--N", "8,16 "}, 2, "--N '8,16 ': blanks around the value"},
         {{"solve", "--N", "5", "--N", "6"}, 2, "'--N' cannot be specified more than once"},
         {{"solve", "--strict", "--strict"}, 2, "option '--strict' cannot be specified more than once"},
         {{"solve", "--pro", "ex1", "--N", "16"}, 2, "unrecognised option '--pro'"},  // whole names only
         {{"solve", "--strict=yes"}, 2, "--strict"},
-        {{"solve", "--problem", "bs-call", "--r", "nan"}, 2, "--r nan: must be a finite number"},
-        {{"solve", "--problem", "bs-call", "--sigma", "inf"}, 2, "--sigma inf: must be a finite number"},
+        {{"solve", "--problem", "bs-call", "--r", "nan"}, 2, "--r 'nan': a finite number expected"},
+        {{"solve", "--problem", "bs-call", "--sigma", "inf"}, 2, "--sigma 'inf': a finite number expected"},
         {{"solve", "--problem", "bs-call", "--S0", "0.0001"}, 2, "kink at w = 69.0280527898214 lies outside [-R/2, R/2] = [-8, 8]"},
         {{"solve", "--problem", "ex5", "--rho", "1", "--backend", "serial"}, 2, "--rho 1: must lie in (-1, 1)"},
         {{"solve", "--problem", "ex1", "--S1", "100", "--backend", "serial"}, 2, "--S1: not a parameter of problem"},
@@ -174,7 +178,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", ini("dashes.ini", "--N = 64\n")}, 2, "dashes.ini' line 1: '--N' is not an option name"},
         {{"grid", "--config", ini("nested.ini", "config = other.ini\n")}, 2, "nested.ini' line 1: unknown key 'config' (it is for the command line only)"},
         {{"grid", "--config", ini("version.ini", "version = 1\n")}, 2, "version.ini' line 1: unknown key 'version' (it is for the command line only)"},
-        {{"grid", "--config", ini("type.ini", "K = 3\nT = x\n")}, 2, "type.ini' line 2: T = x: the argument ('x') for option 'T' is invalid"},
+        {{"grid", "--config", ini("type.ini", "K = 3\nT = x\n")}, 2, "type.ini' line 2: --T 'x': a finite number expected"},
         {{"solve", "--config", ini("bool.ini", "strict = maybe\n")}, 2, "bool.ini' line 1: strict = maybe"},
         // config files: values the validation rejects, with the line where the file set them
         {{"grid", "--config", ini("range.ini", "N = 64\nK = 2\nR = 0\n")}, 2, "range.ini' line 3: --R 0: must be a finite number > 0"},
@@ -191,12 +195,14 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         // config files: values the command line overrides are checked all the same
         {{"solve", "--K", "4", "--config", ini("hidden.ini", "N = 64\nK = abc\n")}, 2,
          "hidden.ini' line 2: --K 'abc': one integer expected"},
+        {{"solve", "--L", "16", "--config", ini("hidden_integer.ini", "L = 16.5\n")}, 2,
+         "hidden_integer.ini' line 1: --L '16.5': an integer expected"},
         {{"solve", "--problem", "ex1", "--config", ini("hidden_name.ini", "problem = nosuch\n")}, 2,
          "hidden_name.ini' line 1: --problem 'nosuch': no such problem"},
         {{"solve", "--startup", "exact", "--config", ini("hidden_method.ini", "startup = bogus\n")}, 2,
          "hidden_method.ini' line 1: --startup 'bogus'"},
         {{"solve", "--problem", "ex3", "--sigma", "0.2", "--config", ini("hidden_number.ini", "sigma = nan\n")}, 2,
-         "hidden_number.ini' line 1: --sigma nan: must be a finite number"},
+         "hidden_number.ini' line 1: --sigma 'nan': a finite number expected"},
     };
     BOOST_CHECK_GE(rows.size(), 30u);
     for (const BadInput& row : rows) check_bad_input(row);
@@ -237,7 +243,7 @@ BOOST_AUTO_TEST_CASE(config_files_that_are_fine) {
     BOOST_CHECK_MESSAGE(wins.code == 0 && wins.out.find("M  = 8192\n") != std::string::npos,
                         "the command line wins: code " << wins.code << ", out '" << wins.out << "'");
     const std::string bad_but_overridden = scratch.write("overridden.ini", "T = abc\n");
-    check_bad_input({{"grid", "--config", bad_but_overridden, "--T", "1"}, 2, "overridden.ini' line 1: T = abc"});
+    check_bad_input({{"grid", "--config", bad_but_overridden, "--T", "1"}, 2, "overridden.ini' line 1: --T 'abc': a finite number expected"});
     const std::string empty = scratch.write("empty.ini", "");
     const CliResult e = run({"grid", "--config", empty});
     BOOST_CHECK_MESSAGE(e.code == 0, "an empty config file: code " << e.code << " (" << shown(e.err) << ")");
