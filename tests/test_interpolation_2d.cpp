@@ -11,8 +11,8 @@
 using namespace bsde;
 using bsde::test::available_backends;
 using bsde::test::check_close;
+using bsde::test::check_same_values;
 using bsde::test::max_abs;
-using bsde::test::relative_difference;
 
 namespace {
 
@@ -163,9 +163,10 @@ BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
                                                       << Ms[r] << ", errors " << bsde::test::scientific(errors[r - 1])
                                                       << " -> " << bsde::test::scientific(errors[r]) << ", order " << order);
                 BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3,
-                                    to_string(backend) << " " << to_string(kind) << ": order " << order << " between errors "
-                                                       << errors[r - 1] << " at M = " << Ms[r - 1] << " and " << errors[r]
-                                                       << " at M = " << Ms[r]);
+                                    to_string(backend) << " " << to_string(kind)
+                                        << ": order expected in [3.7, 4.3], got " << order << " (max errors "
+                                        << bsde::test::scientific(errors[r - 1]) << " at M = " << Ms[r - 1] << ", "
+                                        << bsde::test::scientific(errors[r]) << " at M = " << Ms[r] << ")");
             }
         }
 }
@@ -184,8 +185,10 @@ BOOST_AUTO_TEST_CASE(several_functions_in_one_fit) {
         fitter.fit(thrust::raw_pointer_cast(alone.data()), thrust::raw_pointer_cast(alone_data.data()), 1);
         const std::vector<double> got(together_data.begin() + fitter.data_size(), together_data.end());
         const std::vector<double> expected(alone_data.begin(), alone_data.end());
-        BOOST_CHECK_MESSAGE(got == expected, name << ": second function's data differ by "
-                                                  << relative_difference(got, expected));
+        BOOST_CHECK_MESSAGE(got == expected,
+                            name << ": the second function's data, fitted with the first (got), differ from those "
+                                    "fitted alone (expected equal); largest at "
+                                 << bsde::test::largest_difference(expected, got));
     };
     check(TensorSplineFitter<HostContext<SerialSystem>>(context, g.M, g.x_min, g.dx, SplineSolve::tridiagonal),
           "spline (tridiagonal)");
@@ -238,8 +241,8 @@ BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
     for (InterpolationKind kind : interpolations) {
         const std::vector<double> reference = interpolate(Backend::serial, kind, values, g, points);
         const std::vector<double> got = interpolate(Backend::cuda, kind, values, g, points);
-        BOOST_CHECK_MESSAGE(relative_difference(got, reference) <= 1e-13,
-                            to_string(kind) << ": cuda vs serial " << relative_difference(got, reference));
+        check_same_values(to_string(kind) + ": cuda vs serial", reference, got, 1e-13,
+                          [&](std::size_t k) { return "point" + at(points, k); });
     }
 }
 

@@ -11,7 +11,7 @@
 using namespace bsde;
 using bsde::test::available_backends;
 using bsde::test::check_close;
-using bsde::test::relative_difference;
+using bsde::test::check_same_values;
 
 namespace {
 
@@ -36,20 +36,30 @@ TridiagonalProblem random_problem(int m, int count, unsigned seed) {
     return p;
 }
 
-// max |A x - b| / max |b| over every system.
-double relative_residual(const TridiagonalProblem& p, const std::vector<double>& x) {
-    double residual = 0, scale = 0;
+// A x for every system.
+std::vector<double> product(const TridiagonalProblem& p, const std::vector<double>& x) {
+    std::vector<double> Ax(x.size());
     for (int s = 0; s < p.count; ++s) {
         const int xo = s * p.m;
         for (int i = 0; i < p.m; ++i) {
-            double Ax = p.diag[i] * x[xo + i];
-            if (i > 0) Ax += p.lower[i] * x[xo + i - 1];
-            if (i < p.m - 1) Ax += p.upper[i] * x[xo + i + 1];
-            residual = std::max(residual, std::fabs(Ax - p.rhs[xo + i]));
-            scale = std::max(scale, std::fabs(p.rhs[xo + i]));
+            Ax[xo + i] = p.diag[i] * x[xo + i];
+            if (i > 0) Ax[xo + i] += p.lower[i] * x[xo + i - 1];
+            if (i < p.m - 1) Ax[xo + i] += p.upper[i] * x[xo + i + 1];
         }
     }
-    return residual / scale;
+    return Ax;
+}
+
+// Names entry s m + i of the stacked systems: system s, row i.
+std::function<std::string(std::size_t)> system_row(const TridiagonalProblem& p) {
+    return [m = std::size_t(p.m)](std::size_t k) {
+        return "system " + std::to_string(k / m) + " row " + std::to_string(k % m);
+    };
+}
+
+// The relative residual max |A x - b| / max |b| over every system is at most 1e-13.
+void check_residual(const std::string& what, const TridiagonalProblem& p, const std::vector<double>& x) {
+    check_same_values(what + ": relative residual, A x against b", p.rhs, product(p, x), 1e-13, system_row(p));
 }
 
 std::vector<double> solve(Backend backend, const TridiagonalProblem& p) {
@@ -86,12 +96,9 @@ BOOST_AUTO_TEST_SUITE(tridiagonal)
 BOOST_AUTO_TEST_CASE(residual_is_small_on_every_backend) {
     BOOST_TEST_MESSAGE("random diagonally dominant and spline systems, 1-40 right-hand sides: residual <= 1e-13");
     for (Backend backend : available_backends())
-        for (const TridiagonalProblem& p : test_problems()) {
-            const double residual = relative_residual(p, solve(backend, p));
-            BOOST_CHECK_MESSAGE(residual <= 1e-13, to_string(backend) << ", m = " << p.m << ", count = " << p.count
-                                                                      << ": relative residual " << residual
-                                                                      << " (expected <= 1e-13)");
-        }
+        for (const TridiagonalProblem& p : test_problems())
+            check_residual(to_string(backend) + ", m = " + std::to_string(p.m) + ", count = " + std::to_string(p.count),
+                           p, solve(backend, p));
 }
 
 BOOST_AUTO_TEST_CASE(partition_method_equals_thomas) {
@@ -110,22 +117,19 @@ BOOST_AUTO_TEST_CASE(partition_method_equals_thomas) {
         for (int chunks : {2, 3, 7, p.m / 3}) {
             if (chunks > p.m / 3) continue;  // the method needs m >= 3 chunks
             const std::vector<double> x = solve_in(chunks);
-            const double residual = relative_residual(p, x), difference = relative_difference(x, thomas);
-            BOOST_CHECK_MESSAGE(residual <= 1e-13 && difference <= 1e-13,
-                                "m = " << p.m << ", count = " << p.count << ", " << chunks << " chunks: relative residual "
-                                       << residual << ", relative difference from Thomas " << difference
-                                       << " (expected both <= 1e-13)");
+            const std::string what = "m = " + std::to_string(p.m) + ", count = " + std::to_string(p.count) + ", " +
+                                     std::to_string(chunks) + " chunks";
+            check_residual(what, p, x);
+            check_same_values(what + ": against Thomas", thomas, x, 1e-13, system_row(p));
         }
     }
 }
 
 BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
     BOOST_TEST_MESSAGE("cuSPARSE gtsv2_nopivot equals the serial Thomas solve to 1e-14");
-    for (const TridiagonalProblem& p : test_problems()) {
-        const double difference = relative_difference(solve(Backend::cuda, p), solve(Backend::serial, p));
-        BOOST_CHECK_MESSAGE(difference <= 1e-14, "m = " << p.m << ", count = " << p.count << ": cuda vs serial "
-                                                        << difference);
-    }
+    for (const TridiagonalProblem& p : test_problems())
+        check_same_values("m = " + std::to_string(p.m) + ", count = " + std::to_string(p.count) + ": cuda vs serial",
+                          solve(Backend::serial, p), solve(Backend::cuda, p), 1e-14, system_row(p));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -178,18 +182,19 @@ BOOST_AUTO_TEST_CASE(several_columns_in_one_solve) {
             const std::vector<double> together = ops.spline_moments(both, M, 2, dx, SplineBoundary::not_a_knot, solve);
             const std::vector<double> alone = ops.spline_moments(b, M, 1, dx, SplineBoundary::not_a_knot, solve);
             const std::vector<double> second(together.begin() + M + 1, together.end());
-            BOOST_CHECK_MESSAGE(relative_difference(second, alone) <= 1e-15,
-                                to_string(backend) << " " << to_string(solve)
-                                                   << ": difference " << relative_difference(second, alone));
+            check_same_values(to_string(backend) + " " + to_string(solve) +
+                                  ": second column's moments, fitted with the first (got) and alone (expected)",
+                              alone, second, 1e-15, [](std::size_t i) { return "m_" + std::to_string(i); });
         }
 }
 
 BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
     BOOST_TEST_MESSAGE("sin on [-16, 16], not-a-knot: max error falls with order in [3.7, 4.3] over three refinements");
+    const int Ms[] = {512, 1024, 2048, 4096};
     for (Backend backend : available_backends()) {
         const BackendOps& ops = backend_ops(backend);
         std::vector<double> errors;
-        for (int M : {512, 1024, 2048, 4096}) {
+        for (int M : Ms) {
             const double x_min = -16.0, dx = 32.0 / M;
             const std::vector<double> values = sample([](double x) { return std::sin(x); }, x_min, dx, M);
             const std::vector<double> moments =
@@ -203,8 +208,10 @@ BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
         }
         for (std::size_t r = 1; r < errors.size(); ++r) {
             const double order = bsde::test::observed_order(errors[r - 1], errors[r]);
-            BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3, to_string(backend) << ": order " << order << " between errors "
-                                                                                 << errors[r - 1] << " and " << errors[r]);
+            BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3,
+                                to_string(backend) << ": order expected in [3.7, 4.3], got " << order << " (max errors "
+                                    << bsde::test::scientific(errors[r - 1]) << " at M = " << Ms[r - 1] << ", "
+                                    << bsde::test::scientific(errors[r]) << " at M = " << Ms[r] << ")");
         }
     }
 }
@@ -227,8 +234,8 @@ BOOST_AUTO_TEST_CASE(backends_agree) {
         const std::vector<double> got =
             ops.spline_evaluate(values, ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, SplineSolve::automatic),
                                 x_min, dx, points);
-        BOOST_CHECK_MESSAGE(relative_difference(got, reference) <= 1e-14,
-                            to_string(backend) << " vs serial: " << relative_difference(got, reference));
+        check_same_values(to_string(backend) + " vs serial", reference, got, 1e-14,
+                          [&](std::size_t k) { return "x = " + std::to_string(points[k]); });
     }
 }
 
@@ -282,21 +289,28 @@ BOOST_AUTO_TEST_CASE(inverse_band_tables) {
             const int W = band.W, E = band.E, width = 2 * W + 1;
             BOOST_CHECK_MESSAGE(W == std::min(36, M) && E == W && band.left.size() == std::size_t(E * width) &&
                                     band.right.size() == std::size_t(E * width) && band.kernel.size() == std::size_t(width),
-                                label << ": W = " << W << ", E = " << E << ", sizes " << band.left.size() << ", "
-                                      << band.right.size() << ", " << band.kernel.size());
+                                label << ": expected W = E = min(36, M) = " << std::min(36, M)
+                                      << ", left and right tables of E (2 W + 1) = " << E * width
+                                      << " entries and a kernel of 2 W + 1 = " << width << "; got W = " << W
+                                      << ", E = " << E << ", tables of " << band.left.size() << " and " << band.right.size()
+                                      << ", a kernel of " << band.kernel.size());
             if (M >= 2 * E)
                 for (int k = -W; k <= W; ++k)
                     check_close(label + " kernel q_" + std::to_string(k), std::pow(-rho, std::abs(k)) / std::sqrt(12.0),
                                 band.kernel[k + W], 1e-16);
             double edge = 0;
+            std::string edge_at = "none";
             for (int i = 0; i < E; ++i)
                 for (int j = std::max(0, i - W); j <= std::min(M, i + W); ++j) {
                     const double left = band.left[i * width + j - i + W];
                     const double right = band.right[(E - 1 - i) * width + (M - j) - (M - i) + W];
                     check_close(label + " Q_" + std::to_string(i) + "," + std::to_string(j) + " mirrored", left, right, 1e-16);
-                    if (j >= 1 && j <= M - 1 && std::abs(i - j) == W && M > W) edge = std::max(edge, std::fabs(left));
+                    if (j >= 1 && j <= M - 1 && std::abs(i - j) == W && M > W && std::fabs(left) > edge) {
+                        edge = std::fabs(left);
+                        edge_at = "Q_" + std::to_string(i) + "," + std::to_string(j);
+                    }
                 }
-            BOOST_CHECK_MESSAGE(edge <= 1e-19, label << ": largest |Q_ij| at |i - j| = W: " << edge);
+            check_close(label + " largest |Q_ij| at the band edge |i - j| = W (" + edge_at + ")", 0.0, edge, 1e-19);
         }
 }
 
@@ -307,9 +321,11 @@ void check_run_form(const CellCubicColumn& column, int entries, const CellWeight
         const CellCubicColumn::Run<P> run = column.run<P>(cell, w);
         for (int p = 0; p < P; ++p) {
             const double single = column(cell + p, w);
-            BOOST_CHECK_MESSAGE(run.at[p] == single, "run of " << P << " from cell " << cell << ", t = " << t
-                                                                << ", its cell " << cell + p << ": expected " << single
-                                                                << ", got " << run.at[p]);
+            BOOST_CHECK_MESSAGE(run.at[p] == single,
+                                "run of " << P << " from cell " << cell << ", t = " << t << ", its cell " << cell + p
+                                          << ": expected (bitwise) " << std::setprecision(17) << single << ", got "
+                                          << run.at[p] << ", error "
+                                          << bsde::test::scientific(std::fabs(run.at[p] - single)));
         }
     }
 }

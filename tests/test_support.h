@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <limits>
 #include <sstream>
@@ -62,25 +63,50 @@ inline double relative_difference(const std::vector<double>& a, const std::vecto
     return d / std::max(max_abs(b), 1e-300);
 }
 
-// The whole y_0(w) and z_0(w) of `got` equal those of `expected` to `tolerance` (relative_difference), with the
-// differences reported as a message either way; a failure names the grid point where they differ most, with the
-// expected and the got value there.
+inline std::string entry_number(std::size_t i) { return "entry " + std::to_string(i); }
+
+// Where got differs most from expected (a NaN difference counting as the largest): "<where(i)>: expected e, got g,
+// error |g - e|", the values to 17 digits.
+inline std::string largest_difference(const std::vector<double>& expected, const std::vector<double>& got,
+                                      const std::function<std::string(std::size_t)>& where = entry_number) {
+    if (expected.empty() || got.size() != expected.size())
+        return "got " + std::to_string(got.size()) + " values, expected " + std::to_string(expected.size());
+    const auto gap = [&](std::size_t i) {
+        const double d = std::fabs(got[i] - expected[i]);
+        return std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
+    };
+    std::size_t worst = 0;
+    for (std::size_t i = 1; i < expected.size(); ++i)
+        if (gap(i) > gap(worst)) worst = i;
+    std::ostringstream s;
+    s << where(worst) << ": expected " << std::setprecision(17) << expected[worst] << ", got " << got[worst]
+      << ", error " << scientific(std::fabs(got[worst] - expected[worst]));
+    return s.str();
+}
+
+// got equals expected to `tolerance` relative to max |expected| (relative_difference(got, expected) <= tolerance); a
+// failure gives that difference, its limit and the entry where the two differ most, with the expected and the got
+// value there and their difference. Returns the relative difference.
+inline double check_same_values(const std::string& what, const std::vector<double>& expected,
+                                const std::vector<double>& got, double tolerance,
+                                const std::function<std::string(std::size_t)>& where = entry_number) {
+    BOOST_REQUIRE_MESSAGE(!expected.empty() && got.size() == expected.size(),
+                          what << ": got " << got.size() << " values, expected " << expected.size());
+    const double difference = relative_difference(got, expected);
+    BOOST_CHECK_MESSAGE(difference <= tolerance, what << ": max |got - expected| / max |expected| = "
+                                                      << scientific(difference) << " > " << scientific(tolerance)
+                                                      << " (max |expected| " << scientific(max_abs(expected))
+                                                      << "); largest at " << largest_difference(expected, got, where));
+    return difference;
+}
+
+// The whole y_0(w) and z_0(w) of `got` equal those of `expected` to `tolerance` (check_same_values), with the
+// differences reported as a message either way.
 inline void check_same_solution(const std::string& what, const SolveResult& expected, const SolveResult& got,
                                 double tolerance) {
-    const auto check = [&](const char* name, const std::vector<double>& e, const std::vector<double>& g) {
-        BOOST_REQUIRE_MESSAGE(!e.empty() && e.size() == g.size(), what << ": " << name << " has " << g.size()
-                                                                       << " grid values, expected " << e.size());
-        std::size_t worst = 0;
-        for (std::size_t i = 0; i < e.size(); ++i)
-            if (std::fabs(g[i] - e[i]) > std::fabs(g[worst] - e[worst])) worst = i;
-        const double difference = relative_difference(g, e);
-        BOOST_CHECK_MESSAGE(difference <= tolerance,
-                            what << ": " << name << " differs by " << scientific(difference) << " of max |" << name
-                                 << "| > " << tolerance << "; most at grid point " << worst << ": expected "
-                                 << std::setprecision(17) << e[worst] << ", got " << g[worst]);
-        return difference;
-    };
-    const double y = check("y", expected.y, got.y), z = check("z", expected.z, got.z);
+    const auto grid_point = [](std::size_t i) { return "grid point " + std::to_string(i); };
+    const double y = check_same_values(what + ": y", expected.y, got.y, tolerance, grid_point);
+    const double z = check_same_values(what + ": z", expected.z, got.z, tolerance, grid_point);
     BOOST_TEST_MESSAGE(what << ": y, z differ by " << scientific(y) << ", " << scientific(z));
 }
 
