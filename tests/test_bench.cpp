@@ -220,16 +220,19 @@ BOOST_AUTO_TEST_CASE(table_and_csv) {
     BOOST_CHECK_EQUAL(back.rows[0][column("ceiling_flops_per_s")], "");  // none measured on the host
 
     const std::string notes = bench_notes({host}, 3);
-    BOOST_CHECK(notes.find("instrumented") != std::string::npos);
-    BOOST_CHECK(notes.find("ceilings (cuda)") == std::string::npos);  // none measured
+    BOOST_CHECK_MESSAGE(notes.find("instrumented") != std::string::npos,
+                        "expected the host notes to say 'instrumented', got:\n" << notes);
+    BOOST_CHECK_MESSAGE(notes.find("ceilings (cuda)") == std::string::npos,  // none measured
+                        "expected no 'ceilings (cuda)' in the host notes, got:\n" << notes);
     const std::string device_notes = bench_notes({host, device}, 3);
     const std::string ceilings = "FP64 multiply-add 30.70 TFLOP/s, FP64 exp 7.400e+11 per second; chains of one exp "
                                  "and 32 flops ran at 1.050x the floor";
     BOOST_CHECK_MESSAGE(device_notes.find(ceilings) != std::string::npos,
                         "expected the notes to say '" << ceilings << "', got:\n" << device_notes);
-    BOOST_CHECK(notes.find("the pass's own time is the sum of its spans") != std::string::npos);
-    BOOST_CHECK(notes.find("33 flops = rule 0 + interpolation 14 + driver 10 + accumulation 9; 1 exp") !=
-                std::string::npos);
+    for (const std::string expected : {"the pass's own time is the sum of its spans",
+                                       "33 flops = rule 0 + interpolation 14 + driver 10 + accumulation 9; 1 exp"})
+        BOOST_CHECK_MESSAGE(notes.find(expected) != std::string::npos,
+                            "expected the host notes to say '" << expected << "', got:\n" << notes);
 }
 
 BOOST_AUTO_TEST_CASE(case_syntax) {
@@ -330,9 +333,17 @@ BOOST_AUTO_TEST_CASE(sweep_times_its_phases_on_request) {
         const SolveResult r = backend_ops(b).solve("ex1", timed);
         const SweepPhaseSeconds& p = r.phase_seconds;
         BOOST_CHECK_MESSAGE(p.expectation > 0 && p.status >= 0 && p.fit > 0,
-                            to_string(b) << ": phases " << p.expectation << ", " << p.status << ", " << p.fit);
-        BOOST_CHECK_MESSAGE(p.expectation + p.status + p.fit <= r.sweep_seconds,
-                            to_string(b) << ": phases add up to more than the sweep");
+                            to_string(b) << ": phase seconds expected expectation > 0, status >= 0, fit > 0; got "
+                                         << test::scientific(p.expectation) << ", " << test::scientific(p.status) << ", "
+                                         << test::scientific(p.fit));
+        const double phases = p.expectation + p.status + p.fit;
+        BOOST_CHECK_MESSAGE(phases <= r.sweep_seconds,
+                            to_string(b) << ": phases (expectation + status + fit) expected to add up to at most the "
+                                            "sweep's "
+                                         << test::scientific(r.sweep_seconds) << " s, got " << test::scientific(phases)
+                                         << " s (" << test::scientific(p.expectation) << " + "
+                                         << test::scientific(p.status) << " + " << test::scientific(p.fit) << "), over by "
+                                         << test::scientific(phases - r.sweep_seconds) << " s");
         BOOST_CHECK_EQUAL(r.y0, plain.y0);  // the timing does not change the result
     }
 }
@@ -345,16 +356,20 @@ BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
                                         "--repeats", "2", "--out", dir};
     const CliResult r = run(args);
     BOOST_TEST_MESSAGE(r.out);
-    BOOST_CHECK_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
+    BOOST_CHECK_MESSAGE(r.code == 0, joined(args) << ": expected exit code 0, got " << r.code << " (" << r.err << ")");
     std::istringstream lines(r.out);
     std::string header, serial, omp;
     std::getline(lines, header);
     std::getline(lines, serial);
     std::getline(lines, omp);
-    BOOST_CHECK(header.find("node evals/s") != std::string::npos && header.find("GFLOP/s") != std::string::npos);
-    BOOST_CHECK(serial.find("ex1:K=2:N=8") == 0 && serial.find("serial") != std::string::npos);
-    BOOST_CHECK(omp.find("ex1:K=2:N=8") == 0 && omp.find("omp") != std::string::npos);
-    BOOST_CHECK(r.out.find("the pass's own time is the sum of its spans") != std::string::npos);
+    BOOST_CHECK_MESSAGE(header.find("node evals/s") != std::string::npos && header.find("GFLOP/s") != std::string::npos,
+                        "expected a first line with 'node evals/s' and 'GFLOP/s', got '" << header << "'");
+    BOOST_CHECK_MESSAGE(serial.find("ex1:K=2:N=8") == 0 && serial.find("serial") != std::string::npos,
+                        "expected a second line starting 'ex1:K=2:N=8' with 'serial', got '" << serial << "'");
+    BOOST_CHECK_MESSAGE(omp.find("ex1:K=2:N=8") == 0 && omp.find("omp") != std::string::npos,
+                        "expected a third line starting 'ex1:K=2:N=8' with 'omp', got '" << omp << "'");
+    BOOST_CHECK_MESSAGE(r.out.find("the pass's own time is the sum of its spans") != std::string::npos,
+                        "expected the output to say 'the pass's own time is the sum of its spans', got:\n" << r.out);
     BOOST_CHECK_MESSAGE(r.out.find("build: bsde at commit " + build_commit()) != std::string::npos,
                         "the output does not name the build's commit " << build_commit() << ":\n" << r.out);
     std::ifstream csv(dir + "/bench.csv"), markdown(dir + "/bench.md");

@@ -13,6 +13,7 @@
 
 using namespace bsde;
 using bsde::test::check_close;
+using bsde::test::scientific;
 
 BOOST_AUTO_TEST_SUITE(gauss_hermite_rules)
 
@@ -100,7 +101,10 @@ BOOST_AUTO_TEST_CASE(resolves_a_kink_on_a_grid_point) {
         KinkSink hermite{c};
         GaussHermiteExpectation{gh.nodes.data(), weights.data(), 32}(v, hermite);
         BOOST_CHECK_MESSAGE(std::fabs(hermite.sum - exact) > 1e-6 * sd,
-                            "Gauss-Hermite error " << std::fabs(hermite.sum - exact) << " is not the limitation here");
+                            "Gauss-Hermite (L = 32), c = " << c << ": expected to miss E|dW - c| = " << scientific(exact)
+                                << " by more than 1e-6 sd = " << scientific(1e-6 * sd) << ", got " << scientific(hermite.sum)
+                                << ", error only " << scientific(std::fabs(hermite.sum - exact))
+                                << " (so it is not the limitation here)");
     }
 }
 
@@ -198,8 +202,11 @@ BOOST_AUTO_TEST_CASE(resolves_a_kink_line) {
             GaussHermiteExpectation{hermite.nodes.data(), hermite.weights.data(), 8}(v, tensor);
             if (std::fabs(c) <= 2 * sd)
                 BOOST_CHECK_MESSAGE(std::fabs(tensor.sum - exact) > 1e-4 * sd,
-                                    "tensor Gauss-Hermite error " << std::fabs(tensor.sum - exact) << " at " << label
-                                                                  << " is not the limitation here");
+                                    "tensor Gauss-Hermite (L = 8), " << label << ": expected to miss E|n . dW - c| = "
+                                        << scientific(exact) << " by more than 1e-4 sd = " << scientific(1e-4 * sd)
+                                        << ", got " << scientific(tensor.sum) << ", error only "
+                                        << scientific(std::fabs(tensor.sum - exact))
+                                        << " (so it is not the limitation here)");
         }
 }
 
@@ -229,7 +236,8 @@ BOOST_AUTO_TEST_CASE(band_visits_hold_every_resolved_point) {
                     wrong += visited[i] != expected;
                 }
                 BOOST_CHECK_MESSAGE(wrong == 0, "n = (" << n[0] << ", " << n[1] << "), offset " << offset << ", variance "
-                                                        << variance << ": " << resolved << " points resolved, " << wrong
+                                                        << variance << ": expected every one of the " << resolved
+                                                        << " resolved points visited once and no other, got " << wrong
                                                         << " visited other than once (or visited outside the band)");
             }
 }

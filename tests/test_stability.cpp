@@ -155,7 +155,9 @@ BOOST_AUTO_TEST_CASE(the_papers_settings_are_stable) {
                         const StabilityEstimate e = estimate_stability(s, info.dimension);
                         BOOST_CHECK_MESSAGE(e.growth_over_run <= stability_warning_growth,
                                             problem << " " << to_string(interpolation) << " K = " << K << ", N = " << N
-                                                    << ", T = " << table.T << ": " << describe(e, s));
+                                                    << ", T = " << table.T << ": growth over the run expected <= "
+                                                    << scientific(stability_warning_growth) << ", got "
+                                                    << scientific(e.growth_over_run) << " (" << describe(e, s) << ")");
                     }
 }
 
@@ -178,11 +180,13 @@ BOOST_AUTO_TEST_CASE(a_time_dependent_driver_z_gradient_is_read_where_largest) {
         std::array<double, 2> got, expected;
     } cases[] = {{driver_z_gradient(GradientLargestMidRun{2.0}, 2.0), {-1.0, 0.0}},
                  {driver_z_gradient(GradientLargestAtEnd{}, 0.5), {1.0, -1.0}}};
-    for (const auto& c : cases)
-        for (int k = 0; k < 2; ++k)
-            BOOST_CHECK_MESSAGE(std::fabs(c.got[k] - c.expected[k]) <= 1e-15,
-                                "df/dz component " << k << ": expected " << c.expected[k] << ", got " << c.got[k]
-                                                   << ", error " << std::fabs(c.got[k] - c.expected[k]));
+    for (std::size_t i = 0; i < std::size(cases); ++i)
+        for (int k = 0; k < 2; ++k) {
+            const double expected = cases[i].expected[k], got = cases[i].got[k], error = std::fabs(got - expected);
+            BOOST_CHECK_MESSAGE(error <= 1e-15, "case " << i + 1 << ", df/dz component " << k << ": expected "
+                                                        << std::setprecision(17) << expected << ", got " << got
+                                                        << ", error " << scientific(error) << " > " << scientific(1e-15));
+        }
 }
 
 BOOST_AUTO_TEST_CASE(a_large_driver_z_gradient_blows_up_as_it_predicts) {
@@ -199,10 +203,16 @@ BOOST_AUTO_TEST_CASE(a_large_driver_z_gradient_blows_up_as_it_predicts) {
         const bool unstable = rho > 0.9999;
         BOOST_CHECK_MESSAGE(unstable ? e.growth_over_run > stability_error_growth
                                      : e.growth_over_run <= stability_warning_growth,
-                            "rho = " << rho << ": " << describe(e, s));
+                            "rho = " << rho << ": growth over the run expected "
+                                     << (unstable ? "> " + scientific(stability_error_growth)
+                                                  : "<= " + scientific(stability_warning_growth))
+                                     << ", got " << scientific(e.growth_over_run) << " (" << describe(e, s) << ")");
         const double y_error = serial_solve_error("ex5", s, &SolveResult::y0_error);
         BOOST_CHECK_MESSAGE(unstable ? !(y_error <= 1.0) : y_error < 1e-3,
-                            "rho = " << rho << ": y_0 error " << scientific(y_error));
+                            "rho = " << rho << ": y_0 error expected "
+                                     << (unstable ? "> " + scientific(1.0) + " (or a stop on a non-finite value)"
+                                                  : "< " + scientific(1e-3))
+                                     << ", got " << scientific(y_error));
     }
 }
 
@@ -216,10 +226,17 @@ BOOST_AUTO_TEST_CASE(what_it_calls_unstable_blows_up) {
         const StabilityEstimate e = estimate_stability(s, 1);
         const bool unstable = L == 8;
         BOOST_CHECK_MESSAGE(unstable ? e.growth_over_run > 1e20 : e.growth_per_step <= 1.0,
-                            "L = " << L << ": " << describe(e, s));
+                            "L = " << L << ": "
+                                   << (unstable ? "growth over the run expected > " + scientific(1e20) + ", got " +
+                                                      scientific(e.growth_over_run)
+                                                : "growth a step expected <= 1, got " + format_number(e.growth_per_step, "%.17g"))
+                                   << " (" << describe(e, s) << ")");
         const double z_error = serial_solve_error("ex1", s, &SolveResult::z0_error);
         BOOST_CHECK_MESSAGE(unstable ? !(z_error <= 1.0) : z_error < 1e-6,
-                            "L = " << L << ": z_0 error " << scientific(z_error));
+                            "L = " << L << ": z_0 error expected "
+                                   << (unstable ? "> " + scientific(1.0) + " (or a stop on a non-finite value)"
+                                                : "< " + scientific(1e-6))
+                                   << ", got " << scientific(z_error));
     }
 }
 
@@ -234,17 +251,23 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
     const CliResult refused = run(unstable);
     BOOST_CHECK_MESSAGE(refused.code == 2 && one_line(refused.err, "bsde: error: --K 6, --N 512, --L 8: the scheme is unstable") &&
                             refused.err.find("--allow-unstable runs it anyway") != std::string::npos,
-                        joined(unstable) << ": exit " << refused.code << ", stderr " << shown(refused.err));
+                        joined(unstable) << ": expected exit 2 and one stderr line starting 'bsde: error: --K 6, --N 512, "
+                                            "--L 8: the scheme is unstable' with '--allow-unstable runs it anyway'; got exit "
+                                         << refused.code << ", stderr '" << shown(refused.err) << "'");
     std::vector<std::string> allowed = unstable;
     allowed.push_back("--allow-unstable");
     const CliResult ran = run(allowed);
-    BOOST_CHECK_MESSAGE(ran.code == 0 || ran.code == 3, joined(allowed) << ": exit " << ran.code);
+    BOOST_CHECK_MESSAGE(ran.code == 0 || ran.code == 3,
+                        joined(allowed) << ": expected exit 0 or 3, got " << ran.code << " (stderr '" << shown(ran.err)
+                                        << "')");
     BOOST_CHECK_MESSAGE(ran.err.find("bsde: warning: --K 6, --N 512, --L 8: the scheme is unstable") != std::string::npos,
-                        joined(allowed) << ": stderr " << shown(ran.err));
+                        joined(allowed) << ": expected stderr to say 'bsde: warning: --K 6, --N 512, --L 8: the scheme "
+                                           "is unstable', got '" << shown(ran.err) << "'");
     if (ran.code == 0)
         BOOST_CHECK_MESSAGE(ran.out.find("stability grid modes of about") != std::string::npos &&
                                 ran.out.find("UNSTABLE (warning on stderr)") != std::string::npos,
-                            joined(allowed) << ": " << ran.out);
+                            joined(allowed) << ": expected the output to have 'stability grid modes of about' and "
+                                               "'UNSTABLE (warning on stderr)', got:\n" << ran.out);
     const std::vector<std::string> driven{"solve", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999",
                                           "--backend", "serial"};
     const CliResult driven_refused = run(driven);
@@ -253,18 +276,26 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
                             driven_refused.err.find("the driver's z term makes it so") != std::string::npos &&
                             driven_refused.err.find("no --N whose grid the sweep can take keeps their growth") !=
                                 std::string::npos,
-                        joined(driven) << ": exit " << driven_refused.code << ", stderr " << shown(driven_refused.err));
+                        joined(driven) << ": expected exit 2 and one stderr line starting 'bsde: error: --K 2, --N 16, "
+                                          "--L 8: the scheme is unstable' with 'the driver's z term makes it so' and 'no --N "
+                                          "whose grid the sweep can take keeps their growth'; got exit "
+                                       << driven_refused.code << ", stderr '" << shown(driven_refused.err) << "'");
     const std::vector<std::string> driven_grid{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.99999"};
     const CliResult grid = run(driven_grid);
     BOOST_CHECK_MESSAGE(grid.code == 0 && grid.out.find("UNSTABLE: bsde solve warns of these settings; the driver's z "
                                                         "term makes it so") != std::string::npos &&
                             grid.out.find("--N 50 keeps their growth under 1e3") != std::string::npos,
-                        joined(driven_grid) << ": exit " << grid.code << ", " << grid.out);
+                        joined(driven_grid) << ": expected exit 0 and an output with 'UNSTABLE: bsde solve warns of these "
+                                               "settings; the driver's z term makes it so' and '--N 50 keeps their growth "
+                                               "under 1e3'; got exit "
+                                            << grid.code << ", output:\n" << grid.out);
     const std::vector<std::string> stable{"solve", "--problem", "ex1", "--K", "3", "--N", "16", "--backend", "serial"};
     const CliResult fine = run(stable);
     BOOST_CHECK_MESSAGE(fine.code == 0 && fine.err.empty() &&
                             fine.out.find("stability grid modes grow by at most") != std::string::npos,
-                        joined(stable) << ": exit " << fine.code << ", stderr " << shown(fine.err) << ", " << fine.out);
+                        joined(stable) << ": expected exit 0, nothing on stderr and an output with 'stability grid modes "
+                                          "grow by at most'; got exit "
+                                       << fine.code << ", stderr '" << shown(fine.err) << "', output:\n" << fine.out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
