@@ -42,11 +42,19 @@ inline std::string scientific(double x) {
     return s.str();
 }
 
-// Checks |got - expected| <= tolerance * scale, reporting what was compared.
+// x to 17 significant digits: two doubles that differ print differently.
+inline std::string all_digits(double x) {
+    std::ostringstream s;
+    s << std::setprecision(17) << x;
+    return s.str();
+}
+
+// Checks |got - expected| <= tolerance * scale, reporting what was compared (to 17 digits: a tight tolerance's
+// expected and got differ in the last ones).
 inline void check_close(const std::string& what, double expected, double got, double tolerance, double scale = 1.0) {
     const double error = std::fabs(got - expected);
-    BOOST_CHECK_MESSAGE(error <= tolerance * scale, what << ": expected " << scientific(expected) << ", got "
-                                                          << scientific(got) << ", error " << scientific(error)
+    BOOST_CHECK_MESSAGE(error <= tolerance * scale, what << ": expected " << all_digits(expected) << ", got "
+                                                          << all_digits(got) << ", error " << scientific(error)
                                                           << " > " << scientific(tolerance * scale));
 }
 
