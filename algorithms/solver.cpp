@@ -132,7 +132,7 @@ void validate(const SchemeSettings& s, int dimension) {
     require(std::isfinite(s.driver_z_gradient[0]) && std::isfinite(s.driver_z_gradient[1]),
             "the problem's parameters make its driver's gradient in z, df/dz = (" + format_number(s.driver_z_gradient[0]) +
                 ", " + format_number(s.driver_z_gradient[1]) + "), infinite");
-    if (!s.allow_unstable) require_stable(s, dimension, "--allow-unstable runs it anyway");
+    if (!s.allow_unstable) require_stable(s, dimension, allow_unstable_advice);
 }
 
 void require_stable(const SchemeSettings& s, int dimension, const std::string& advice) {

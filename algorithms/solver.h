@@ -98,8 +98,10 @@ constexpr int max_points_per_call = 3;
 void validate(const SchemeSettings& settings, int dimension = 1);
 
 // Throws InputError, the stability warning (stability.h) and then `advice`, where the settings' grid modes grow by
-// more than stability_error_growth over the run: validate()'s check unless settings.allow_unstable.
+// more than stability_error_growth over the run: validate()'s check unless settings.allow_unstable, with
+// allow_unstable_advice.
 void require_stable(const SchemeSettings& settings, int dimension, const std::string& advice);
+inline const std::string allow_unstable_advice = "--allow-unstable runs it anyway";
 
 // Throws InputError where a spline's end condition or its moments' solve was given (by the caller's reckoning: an
 // option or a bench key) for an interpolation that has none.

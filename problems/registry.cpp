@@ -31,6 +31,15 @@ const std::vector<ProblemInfo>& problem_infos() {
     return infos;
 }
 
+void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& problem,
+                          const std::string& unstable_advice) {
+    SchemeSettings stability_unchecked = settings;
+    stability_unchecked.allow_unstable = true;
+    validate(stability_unchecked, problem.dimension);
+    problem.check_grid(settings);
+    if (!settings.allow_unstable) require_stable(settings, problem.dimension, unstable_advice);
+}
+
 const ProblemInfo* problem_named(const std::string& name) {
     for (const ProblemInfo& info : problem_infos())
         if (name == info.name || name == info.alias) return &info;

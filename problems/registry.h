@@ -23,6 +23,12 @@ struct ProblemInfo {
 
 const std::vector<ProblemInfo>& problem_infos();
 
+// validate() with the problem's checks of the grid (ProblemInfo::check_grid) before the stability analysis, so that
+// settings the problem refuses at every N are not first refused as unstable with another N as the remedy; a refusal
+// for instability ends with `unstable_advice`. Throws InputError.
+void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& problem,
+                          const std::string& unstable_advice = allow_unstable_advice);
+
 // The problem called `name` (its name or alias), or nullptr.
 const ProblemInfo* problem_named(const std::string& name);
 

@@ -107,12 +107,8 @@ BenchCase parse_case(const std::string& item) {
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         s.driver_z_gradient = problem->driver_z_gradient(s.T, s.problem_parameters);
-        // The stability checked apart: validate()'s refusal advises --allow-unstable, which bench does not take.
-        SchemeSettings stability_unchecked = s;
-        stability_unchecked.allow_unstable = true;
-        validate(stability_unchecked, problem->dimension);
-        require_stable(s, problem->dimension, "bench runs stable cases only (the case's keys L, K and N set these)");
-        problem->check_grid(s);  // before any case is solved (problem_grid_checks.h)
+        // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable
+        validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");
     } catch (const InputError& e) {
         throw InputError(where + e.what());
     }

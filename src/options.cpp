@@ -499,9 +499,11 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         take(vm, "repeats", invocation.repeats);
         validate_study(invocation);
     }
-    validate(s, problem.dimension);
-    // a study checks each case (validate_study); bsde grid reports the refusal (print_grid)
-    if (invocation.command == "solve") problem.check_grid(s);
+    // a study checks each case (validate_study); bsde grid reports the problem's refusal (print_grid)
+    if (invocation.command == "solve")
+        validate_for_problem(s, problem);
+    else
+        validate(s, problem.dimension);
     return invocation;
 }
 

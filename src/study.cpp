@@ -106,8 +106,7 @@ void validate_study(const Invocation& invocation) {
     for (int K : invocation.Ks)
         for (int N : invocation.Ns) {
             const SchemeSettings settings = case_settings(invocation.settings, K, N);
-            validate(settings, problem.dimension);
-            problem.check_grid(settings);
+            validate_for_problem(settings, problem);
         }
 }
 

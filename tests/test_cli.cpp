@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
         {{"solve", "--problem", "bs-put", "--strike", "-5"}, 2, "--strike"},
         {{"solve", "--problem", "bs-call", "--sigma", "0"}, 2, "--sigma"},
         {{"solve", "--problem", "bs-call", "--strike", "1e6"}, 2, "change --sigma, --strike, --S0 or --mu, or raise --R"},
-        {{"solve", "--problem", "bs-call", "--sigma", "0.001"}, 2, "the driver's z term makes it so (df/dz = -60,"},
+        {{"solve", "--problem", "bs-call", "--sigma", "0.003"}, 2, "the driver's z term makes it so (df/dz = -20,"},  // -(mu - r + delta) / sigma
         {{"solve", "--problem", "bs-call", "--T", "-0.33"}, 2, "--T"},
         {{"solve", "--problem", "bs-digital"}, 2, "--problem 'bs-digital'"},
         {{"solve", "--problem", "ex1", "--sigma", "0.3"}, 2, "--sigma"},

@@ -99,6 +99,10 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--problem", "bs-call", "--r", "nan"}, 2, "--r 'nan': a finite number expected"},
         {{"solve", "--problem", "bs-call", "--sigma", "inf"}, 2, "--sigma 'inf': a finite number expected"},
         {{"solve", "--problem", "bs-call", "--S0", "0.0001"}, 2, "kink at w = 69.0280527898214 lies outside [-R/2, R/2] = [-8, 8]"},
+        // the problem's checks before the stability analysis: this sigma is also unstable at N = 16, and its refusal
+        // would advise an N that the kink, at w = -(mu - sigma^2 / 2) T / sigma = -16.499835, refuses all the same
+        {{"solve", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "kink at w = -16.499835 lies outside"},
+        {{"study", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "kink at w = -16.499835 lies outside"},
         {{"solve", "--problem", "ex5", "--rho", "1", "--backend", "serial"}, 2, "--rho 1: must lie in (-1, 1)"},
         {{"solve", "--problem", "ex1", "--S1", "100", "--backend", "serial"}, 2, "--S1: not a parameter of problem"},
         {{"solve", "--problem", "ex5", "--K", "2", "--N", "8", "--sigma2", "1e-320", "--backend", "serial"}, 2,
