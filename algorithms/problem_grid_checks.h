@@ -1,6 +1,7 @@
-// A problem's checks of the run's grid, before anything is allocated: its terminal kink must lie in the grid's inner
-// half, and a problem that declares check_grid(settings, dx) checks its parameters against the grid (the options'
-// asset range and price growth: problems/option_checks.h). The sweep runs them (backward_sweep.h), and so does the
+// A problem's checks of the run's grid, before anything is allocated: a problem that declares check_grid(settings, dx)
+// checks its parameters against the grid (the options' asset range and price growth: problems/option_checks.h), and
+// then its terminal kink must lie in the grid's inner half (after those checks, which refuse the parameters whose
+// kink overflows: S0 = 1e-320 or sigma = 1e300 put ex3's at w = inf). The sweep runs them (backward_sweep.h), and so does the
 // command line before it solves anything (ProblemInfo::check_grid, problems/registry.h), so that `bsde grid` shows
 // a refusal and a study refuses a case up front instead of after the cases before it.
 #pragma once
@@ -25,6 +26,10 @@ struct checks_grid<P, std::void_t<decltype(std::declval<const P&>().check_grid(s
 // Throws InputError naming what to change.
 template <class Problem>
 void check_problem_against_grid(const Problem& problem, const SchemeSettings& s) {
+    if constexpr (checks_grid<Problem>::value) {
+        const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R, Problem::dimension};
+        problem.check_grid(s, space.dx());
+    }
     if constexpr (has_terminal_kink<Problem>::value) {
         const auto outside = [&](const std::string& where) {
             return InputError("the terminal data's kink " + where + ": the grid cannot resolve it (" +
@@ -41,10 +46,6 @@ void check_problem_against_grid(const Problem& problem, const SchemeSettings& s)
                 throw outside("line lies " + format_number(std::fabs(kink.offset)) + " from w = 0, beyond R/2 = " +
                               format_number(s.R / 2));
         }
-    }
-    if constexpr (checks_grid<Problem>::value) {
-        const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R, Problem::dimension};
-        problem.check_grid(s, space.dx());
     }
 }
 

@@ -129,9 +129,17 @@ void validate(const SchemeSettings& s, int dimension) {
                                  " values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R");
 
     // The fully discrete scheme's stability on this grid (stability.h).
-    require(std::isfinite(s.driver_z_gradient[0]) && std::isfinite(s.driver_z_gradient[1]),
-            "the problem's parameters make its driver's gradient in z, df/dz = (" + format_number(s.driver_z_gradient[0]) +
-                ", " + format_number(s.driver_z_gradient[1]) + "), infinite");
+    if (!std::isfinite(s.driver_z_gradient[0]) || !std::isfinite(s.driver_z_gradient[1])) {
+        std::string given;
+        for (const auto& [name, value] : s.problem_parameters)
+            given += (given.empty() ? "" : ", ") + ("--" + name + " " + format_number(value));
+        throw InputError("the problem's parameters" + (given.empty() ? "" : " (" + given + ")") +
+                         " make its driver's gradient in z, df/dz = " +
+                         (dimension == 1 ? format_number(s.driver_z_gradient[0])
+                                         : "(" + format_number(s.driver_z_gradient[0]) + ", " +
+                                               format_number(s.driver_z_gradient[1]) + ")") +
+                         ", infinite");
+    }
     if (!s.allow_unstable) require_stable(s, dimension, allow_unstable_advice);
 }
 

@@ -185,13 +185,18 @@ private:
     }
 };
 
-// "3.5 dx" for a mode theta along an axis (its wavelength 2 pi / theta grid steps), "flat" for theta = 0, and
-// "longer than the grid" where the wavelength exceeds the grid's M cells (the search's refinement can land on a theta
-// just above 0: 2048 dx on a grid of 128 cells said nothing a reader could use).
+// "about 3.5 dx" for a mode theta along an axis (its wavelength 2 pi / theta grid steps), "infinite (flat)" for
+// theta = 0, and "over the grid's M dx" where the wavelength exceeds the grid's M cells (the search's refinement can
+// land on a theta just above 0: 2048 dx on a grid of 128 cells said nothing a reader could use).
 std::string wavelength(double theta, int M) {
-    if (theta == 0) return "flat";
+    if (theta == 0) return "infinite (flat)";
     const double cells = 2.0 * pi / std::abs(theta);
-    return cells > M ? "longer than the grid's " + std::to_string(M) + " dx" : format_number(cells, "%.1f dx");
+    return cells > M ? "over the grid's " + std::to_string(M) + " dx" : "about " + format_number(cells, "%.1f dx");
+}
+
+// A growth factor as the messages print it (the analysis's product overflows for a huge |df/dz|).
+std::string growth_factor(double growth, const char* format) {
+    return std::isfinite(growth) ? format_number(growth, format) : "more than 1e308";
 }
 
 std::string orders(const SchemeSettings& s) {
@@ -221,9 +226,9 @@ std::string describe(const StabilityEstimate& e, const SchemeSettings& settings)
     const int M = space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order);
     const std::string modes = e.dimension == 2 ? "(" + wavelength(e.theta[0], M) + ", " + wavelength(e.theta[1], M) + ")"
                                                : wavelength(e.theta[0], M);
-    return "grid modes of about " + modes + " grow by " + format_number(e.growth_per_step, "%.4f") + " a step, " +
-           format_number(e.growth_over_run, "%.1e") + " over the " + std::to_string(settings.N) + " steps (the " +
-           (e.z_recursion ? "z" : "y") + " recursion)";
+    return std::string("grid modes of wavelength") + (e.dimension == 2 ? "s " : " ") + modes + " grow by " +
+           growth_factor(e.growth_per_step, "%.4f") + " a step, " + growth_factor(e.growth_over_run, "%.1e") +
+           " over the " + std::to_string(settings.N) + " steps (the " + (e.z_recursion ? "z" : "y") + " recursion)";
 }
 
 int stable_N_above(const SchemeSettings& settings, int dimension) {

@@ -64,7 +64,7 @@ constexpr double stability_warning_growth = 1e3;
 // the largest rule.
 int smallest_stable_L(const SchemeSettings& settings, int dimension);
 
-// "grid modes of about 3.5 dx grow by 1.0814 a step, 4.3e+69 over the 2048 steps (the z recursion)"; for a
+// "grid modes of wavelength about 3.5 dx grow by 1.0814 a step, 4.3e+69 over the 2048 steps (the z recursion)"; for a
 // bounded scheme "grid modes grow by at most 0.99949 a step".
 std::string describe(const StabilityEstimate& estimate, const SchemeSettings& settings);
 

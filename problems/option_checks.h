@@ -39,6 +39,12 @@ inline double asset_headroom(double dx) { return std::fmax(1024.0, 24.0 / (dx * 
 // underflows at the lower end (a large sigma's drift -sigma^2 T / 2), the payoff there is 0 or the strike, exactly as
 // it would be (ex3 with sigma = 30 converges: y_0 errors 1.4e-3, 3.7e-5, 4.2e-7 at K = 3, N = 64, 256, 1024). In logs,
 //   ln S(0, w) >= ln S0 - reach R,   ln S(t, w) <= ln S0 + max(0, m T) + reach R,   ln(|a| S) = ln |a| + ln S.
+// e^x as the messages print it: "%.3g", or "e^(x)" where e^x underflows to 0 or overflows.
+inline std::string exp_text(double x) {
+    const double value = std::exp(x);
+    return std::isfinite(value) && value > 0 ? format_number(value, "%.3g") : "e^(" + format_number(x, "%.4g") + ")";
+}
+
 inline void check_asset_range(const AssetRange& asset, double T, double R, double dx) {
     const std::string given = asset.price_option + " " + format_number(asset.S0) + " with " + asset.other_parameters +
                               ", T = " + format_number(T) + " and R = " + format_number(R) + ": the asset ";
@@ -50,7 +56,7 @@ inline void check_asset_range(const AssetRange& asset, double T, double R, doubl
     const double smallest = std::log(asset.S0) - asset.reach * R + std::fmin(0.0, log_volatility);
     if (!(smallest >= std::log(DBL_MIN)))
         throw InputError(given + "underflows at the domain's lower end at t = 0: " + named(log_volatility < 0) + " = " +
-                         format_number(std::exp(smallest), "%.3g") + " there, below the smallest normal double (" +
+                         exp_text(smallest) + " there, below the smallest normal double (" +
                          format_number(DBL_MIN, "%.3g") + "), so delta = z / (" + named(true) +
                          ") is 0/0 or loses its digits; raise " + asset.price_option + ", or lower " +
                          asset.volatility_option + " or --R");
@@ -59,7 +65,7 @@ inline void check_asset_range(const AssetRange& asset, double T, double R, doubl
     const double headroom = asset_headroom(dx);
     if (!(largest <= std::log(DBL_MAX / headroom)))
         throw InputError(given + "overflows at the domain's upper end: " + named(log_volatility > 0) + " = " +
-                         format_number(std::exp(largest), "%.3g") + " there, above DBL_MAX / max(1024, 24 / dx^2) = " +
+                         exp_text(largest) + " there, above DBL_MAX / max(1024, 24 / dx^2) = " +
                          format_number(DBL_MAX / headroom, "%.3g") + " at dx = " + format_number(dx, "%.3g") +
                          " (the room the scheme's arithmetic on its values needs: the spline's 6/dx^2 (v_{i-1} - 2 v_i "
                          "+ v_{i+1})); lower " + asset.price_option + ", " +
@@ -103,8 +109,10 @@ inline void check_domain_holds_price(const PriceGrowth& growth, const SchemeSett
                      " of them inside R: truncating the domain there costs " +
                      format_number(0.5 * std::erfc(held / std::sqrt(2.0)), "%.2g") + " of the price (above " +
                      format_number(domain_price_loss) + "); raise --R to " +
-                     format_number(std::fabs(centre) + held_deviations * deviation, "%.3g") + " or more, or lower " +
-                     growth.option + " or --T");
+                     format_number(std::fabs(centre) + held_deviations * deviation, "%.3g") +
+                     " or more, lower --T, or change " + growth.option + " (the weight lies at (g + c) T: g = " +
+                     growth.option.substr(2) + ", c = " + format_number(growth.driver_z, "%.3g") +
+                     " the driver's z coefficient, which moves with it)");
 }
 
 // The interpolation. A layer's values grow by e^(g dx) a cell, and the cubic spline's end effects decay by

@@ -282,7 +282,7 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--cases", "ex1:K=3:N=3"}, 2, "--cases 'ex1:K=3:N=3': --N 3"},
         // an unstable case, with advice that bench can take (it has no --allow-unstable)
         {{"bench", "--cases", "ex2:K=6:N=643"}, 2,
-         "--cases 'ex2:K=6:N=643': --K 6, --N 643, --L 32: the scheme is unstable on this grid: grid modes of about "},
+         "--cases 'ex2:K=6:N=643': --K 6, --N 643, --L 32: the scheme is unstable on this grid: grid modes of wavelength about "},
         {{"bench", "--cases", "ex2:K=6:N=643"}, 2,
          "(README, Stability); bench runs stable cases only (the case's keys L, K and N set these)"},
         // the problem's checks of the grid, before any case is solved (before, ex1 was solved first and the error

@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     // the worst mode's wavelength along an axis is at most the grid's M = 128 cells (ex5 K = 2, N = 16, rho near 1: the
     // search lands on theta = 2 pi / 2048 along axis 1, printed as 2048.0 dx before)
     check_prints({"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999"},
-                 "grid modes of about (longer than the grid's 128 dx, 12.6 dx) grow by ");
+                 "grid modes of wavelengths (over the grid's 128 dx, about 12.6 dx) grow by ");
     check_prints({"problems"}, "ex1");
     check_prints({"problems"}, "\nex3-put  bs-put  ");
     // each problem's declared parameters with their defaults (the paper's: Example 3 and 5, scheme.md)

@@ -100,13 +100,17 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--problem", "bs-call", "--sigma", "inf"}, 2, "--sigma 'inf': a finite number expected"},
         {{"solve", "--problem", "bs-call", "--S0", "0.0001"}, 2, "kink at w = 69.0280527898214 lies outside [-R/2, R/2] = [-8, 8]"},
         // the problem's checks before the stability analysis: this sigma is also unstable at N = 16, and its refusal
-        // would advise an N that the kink, at w = -(mu - sigma^2 / 2) T / sigma = -16.499835, refuses all the same
-        {{"solve", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "kink at w = -16.499835 lies outside"},
-        {{"study", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "kink at w = -16.499835 lies outside"},
+        // would advise an N that the problem refuses all the same: the price's weight at T lies at w = (sigma + c) T,
+        // c = -(mu - r + delta) / sigma = -60, beyond R whatever N (and the kink at w = -16.5 beyond R / 2)
+        {{"solve", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "its weight at T lies at w = -19.8 "},
+        {{"study", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "its weight at T lies at w = -19.8 "},
         {{"solve", "--problem", "ex5", "--rho", "1", "--backend", "serial"}, 2, "--rho 1: must lie in (-1, 1)"},
         {{"solve", "--problem", "ex1", "--S1", "100", "--backend", "serial"}, 2, "--S1: not a parameter of problem"},
         {{"solve", "--problem", "ex5", "--K", "2", "--N", "8", "--sigma2", "1e-320", "--backend", "serial"}, 2,
-         "the problem's parameters make its driver's gradient in z, df/dz = (-0.2, -inf), infinite"},
+         "make its driver's gradient in z, df/dz = (-0.2, -inf), infinite"},  // -lambda_1 = -(mu1 - r) / sigma1
+        {{"solve", "--problem", "ex3", "--sigma", "1e-320", "--backend", "serial"}, 2,
+         "the problem's parameters (--sigma 9.99988867182683e-321) make its driver's gradient in z, df/dz = -inf, "
+         "infinite"},  // 1e-320 as the nearest subnormal prints; one component in 1D
         {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
         // grids too large for the sweep's indices, or too small for a spline
         {{"solve", "--N", "2000000000"}, 2,
@@ -148,7 +152,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"problems", "--N", "2"}, 2, "--N: not for bsde problems"},
         // settings the stability analysis finds unstable (algorithms/stability.h)
         {{"solve", "--problem", "ex2", "--K", "6", "--N", "2048"}, 2,
-         "--K 6, --N 2048, --L 32: the scheme is unstable on this grid: grid modes of about"},
+         "--K 6, --N 2048, --L 32: the scheme is unstable on this grid: grid modes of wavelength about"},
         {{"solve", "--N", "64", "extra"}, 2, "unexpected argument 'extra'"},
         {{"solve", "--K", "3", "4"}, 2, "unexpected argument '4'"},
         // names with control characters stay on one line

@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_SUITE(problem_parameters)
 
 BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) {
     BOOST_TEST_MESSAGE("ex3 S0 = 5e-324 (S(0, w) is 0 below w = 0: delta 0/0), S0 = 1e-300 with sigma = 5 (S = 0 at the "
-                       "lower end), sigma = 50 with R = 17 (e^850), bs-put S0 = 1e306, ex5 S1 = S2 = 1e-307 and 1e306: "
+                       "lower end), sigma = 44 (sigma S = e^712 at the upper end), sigma = 50 with R = 17 (e^850), bs-put S0 = 1e306, ex5 S1 = S2 = 1e-307 and 1e306: "
                        "exit code 2, one line naming the parameter, no output file");
     const std::vector<std::string> ex3{"solve", "--backend", "serial", "--problem", "ex3", "--K", "2", "--N", "8"};
     const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
@@ -107,7 +107,11 @@ BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) 
         return args;
     };
     check_refused(with(ex3, {"--S0", "5e-324", "--strike", "5e-324"}), "bsde: error: --S0 4.94065645841247e-324 with",
-                  "the asset underflows at the domain's lower end at t = 0: sigma S = 0 there");
+                  // ln(sigma S) = ln(5e-324) - sigma R + ln(sigma) = -744.44 - 3.2 - 1.61: printed as a power, not 0
+                  "the asset underflows at the domain's lower end at t = 0: sigma S = e^(-749.2) there");
+    // ln(sigma S) = ln(100) + sigma R + ln(sigma) = 4.61 + 704 + 3.78 at the upper end (the drift mu - sigma^2 / 2 < 0)
+    check_refused(with(ex3, {"--sigma", "44"}), "bsde: error: --S0 100 with --mu 0.05, --sigma 44",
+                  "the asset overflows at the domain's upper end: sigma S = e^(712.4) there");
     const std::string output = (std::filesystem::temp_directory_path() / "bsde_test_underflow.csv").string();
     std::filesystem::remove(output);
     check_refused(with(ex3, {"--S0", "1e-300", "--strike", "1e-300", "--sigma", "5", "--output", output}),

@@ -261,9 +261,9 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
                         joined(allowed) << ": expected stderr to say 'bsde: warning: --K 6, --N 512, --L 8: the scheme "
                                            "is unstable', got '" << shown(ran.err) << "'");
     if (ran.code == 0)
-        BOOST_CHECK_MESSAGE(ran.out.find("stability grid modes of about") != std::string::npos &&
+        BOOST_CHECK_MESSAGE(ran.out.find("stability grid modes of wavelength about") != std::string::npos &&
                                 ran.out.find("UNSTABLE (warning on stderr)") != std::string::npos,
-                            joined(allowed) << ": expected the output to have 'stability grid modes of about' and "
+                            joined(allowed) << ": expected the output to have 'stability grid modes of wavelength about' and "
                                                "'UNSTABLE (warning on stderr)', got:\n" << ran.out);
     const std::vector<std::string> driven{"solve", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999",
                                           "--backend", "serial"};
