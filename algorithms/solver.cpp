@@ -70,7 +70,8 @@ void validate(const SchemeSettings& s, int dimension) {
             "--interp hermite: only for 1D problems (2D problems take spline or bicubic)");
     check_multistep_order("--Ky", s.Ky);
     check_multistep_order("--Kz", s.Kz);
-    require(s.N >= s.K() + 1, "--N " + std::to_string(s.N) + ": must be >= K + 1 = " + std::to_string(s.K() + 1));
+    require(s.N >= s.K() + 1, "--N " + std::to_string(s.N) + ": must be >= K + 1 = " + std::to_string(s.K() + 1) +
+                                  (s.Ky == s.Kz ? "" : " (K = max(Ky, Kz))"));
     require(std::isfinite(s.T) && s.T > 0, "--T " + format_number(s.T) + ": must be a finite number > 0");
     require(std::isfinite(s.R) && s.R > 0, "--R " + format_number(s.R) + ": must be a finite number > 0");
     // One node (dW = 0) is a rule (gauss_hermite.h) but no scheme: E[f dW] and the spread of every expectation
@@ -126,7 +127,11 @@ void validate(const SchemeSettings& s, int dimension) {
     const double ring = (s.K() + 1.0) * (1 + dimension) * (points + data);
     require(ring <= INT_MAX, grid + "has M = " + std::to_string(M) + " intervals: its layers hold " +
                                  format_number(ring) +
-                                 " values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R");
+                                 " values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R" +
+                                 (s.interpolation == InterpolationKind::bicubic
+                                      ? ", or take --interp spline (bicubic holds 16 coefficients a cell, the "
+                                        "tensor spline one)"
+                                      : ""));
 
     // The fully discrete scheme's stability on this grid (stability.h).
     if (!std::isfinite(s.driver_z_gradient[0]) || !std::isfinite(s.driver_z_gradient[1])) {

@@ -150,6 +150,8 @@ const std::vector<std::string>& default_bench_cases() {
 }
 
 std::vector<BenchCase> parse_bench_cases(const std::string& text) {
+    // blanks beside the commas, not around the whole list (as --K and --N lists)
+    if (trim(text) != text) throw InputError("--cases '" + text + "': blanks around the value");
     std::vector<std::string> items;
     if (trim(text).empty()) items = default_bench_cases();
     else

@@ -75,6 +75,8 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
 }
 
 std::vector<Backend> parse_backend_list(const std::string& text) {
+    // blanks beside the commas, not around the whole list (as --K and --N lists)
+    if (trim(text) != text) throw InputError("--backends '" + text + "': blanks around the value");
     std::set<Backend> chosen;
     for (const std::string& raw : split(text, ',')) {
         const std::string name = trim(raw);

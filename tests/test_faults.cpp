@@ -92,6 +92,13 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--L", "8 "}, 2, "--L '8 ': blanks around the value"},
         {{"solve", "--problem", "ex3", "--S0", " 90"}, 2, "--S0 ' 90': blanks around the value"},
         {{"study", "--N", "8,16 "}, 2, "--N '8,16 ': blanks around the value"},
+        {{"study", "--backends", " omp"}, 2, "--backends ' omp': blanks around the value"},
+        {{"bench", "--cases", "ex1-k1-n8 "}, 2, "--cases 'ex1-k1-n8 ': blanks around the value"},
+        {{"solve", "--N", "16", "--Ky", "32", "--Kz", "1"}, 2, "--N 16: must be >= K + 1 = 33 (K = max(Ky, Kz))"},
+        // (K + 1)(1 + d)((M + 1)^2 + 16 M^2) values at M = 2 ceil(R / dt) = 4096 (R = 8, T = 1, N = 256, q = 3)
+        {{"solve", "--problem", "ex4", "--interp", "bicubic", "--N", "256"}, 2,
+         "its layers hold 3422650380 values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R, "
+         "or take --interp spline"},
         {{"solve", "--N", "5", "--N", "6"}, 2, "'--N' cannot be specified more than once"},
         {{"solve", "--strict", "--strict"}, 2, "option '--strict' cannot be specified more than once"},
         {{"solve", "--pro", "ex1", "--N", "16"}, 2, "unrecognised option '--pro'"},  // whole names only
