@@ -15,6 +15,12 @@ inline std::string format_number(double value, const char* spec = "%.15g") {
     return text;
 }
 
+// A large positive quantity in a message (a count, a growth factor): format_number, or "more than 1e308" where it
+// overflowed a double.
+inline std::string format_large(double value, const char* spec = "%.15g") {
+    return value <= 1.7976931348623157e308 ? format_number(value, spec) : "more than 1e308";
+}
+
 class Error : public std::runtime_error {
 public:
     Error(const std::string& message, int exit_code) : std::runtime_error(message), exit_code_(exit_code) {}

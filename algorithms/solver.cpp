@@ -53,9 +53,7 @@ void require(bool ok, const std::string& message) {
 }
 
 // A large count for a message: "about" its value, or "more than 1e308" where it overflowed a double.
-std::string approximate_count(double count) {
-    return std::isfinite(count) ? "about " + format_number(count) : "more than 1e308";
-}
+std::string approximate_count(double count) { return (std::isfinite(count) ? "about " : "") + format_large(count); }
 }  // namespace
 
 void check_multistep_order(const std::string& name, int K) {

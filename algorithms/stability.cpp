@@ -194,11 +194,6 @@ std::string wavelength(double theta, int M) {
     return cells > M ? "over the grid's " + std::to_string(M) + " dx" : "about " + format_number(cells, "%.1f dx");
 }
 
-// A growth factor as the messages print it (the analysis's product overflows for a huge |df/dz|).
-std::string growth_factor(double growth, const char* format) {
-    return std::isfinite(growth) ? format_number(growth, format) : "more than 1e308";
-}
-
 std::string orders(const SchemeSettings& s) {
     return s.Ky == s.Kz ? "--K " + std::to_string(s.Ky)
                         : "--Ky " + std::to_string(s.Ky) + ", --Kz " + std::to_string(s.Kz);
@@ -227,7 +222,7 @@ std::string describe(const StabilityEstimate& e, const SchemeSettings& settings)
     const std::string modes = e.dimension == 2 ? "(" + wavelength(e.theta[0], M) + ", " + wavelength(e.theta[1], M) + ")"
                                                : wavelength(e.theta[0], M);
     return std::string("grid modes of wavelength") + (e.dimension == 2 ? "s " : " ") + modes + " grow by " +
-           growth_factor(e.growth_per_step, "%.4f") + " a step, " + growth_factor(e.growth_over_run, "%.1e") +
+           format_large(e.growth_per_step, "%.4f") + " a step, " + format_large(e.growth_over_run, "%.1e") +
            " over the " + std::to_string(settings.N) + " steps (the " + (e.z_recursion ? "z" : "y") + " recursion)";
 }
 
