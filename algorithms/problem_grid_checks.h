@@ -1,9 +1,9 @@
 // A problem's checks of the run's grid, before anything is allocated: a problem that declares check_grid(settings, dx)
 // checks its parameters against the grid (the options' asset range and price growth: problems/option_checks.h), and
 // then its terminal kink must lie in the grid's inner half (after those checks, which refuse the parameters whose
-// kink overflows: S0 = 1e-320 or sigma = 1e300 put ex3's at w = inf). The sweep runs them (backward_sweep.h), and so does the
-// command line before it solves anything (ProblemInfo::check_grid, problems/registry.h), so that `bsde grid` shows
-// a refusal and a study refuses a case up front instead of after the cases before it.
+// kink overflows: S0 = 1e-320 or sigma = 1e300 put ex3's at w = inf). The sweep runs them (backward_sweep.h), and so
+// does the command line before it solves anything (ProblemInfo::check_grid, problems/registry.h), so that `bsde grid`
+// shows a refusal and a study refuses a case up front instead of after the cases before it.
 #pragma once
 #include <cmath>
 #include <string>

@@ -34,17 +34,17 @@ struct AssetRange {
 // and R) stopped on a non-finite z in its first step at K = 3, N = 64 (dx = 0.0052: 6/dx^2 sigma strike = 3e308).
 inline double asset_headroom(double dx) { return std::fmax(1024.0, 24.0 / (dx * dx)); }
 
-// S and |a| S must be normal doubles at t = 0, where the report reads S and delta = z / (|a| S) (0/0 where S underflows
-// to 0, its digits lost where S is subnormal), and at most DBL_MAX / asset_headroom(dx) over [0, T]. Where S(T, w)
-// underflows at the lower end (a large sigma's drift -sigma^2 T / 2), the payoff there is 0 or the strike, exactly as
-// it would be (ex3 with sigma = 30 converges: y_0 errors 1.4e-3, 3.7e-5, 4.2e-7 at K = 3, N = 64, 256, 1024). In logs,
-//   ln S(0, w) >= ln S0 - reach R,   ln S(t, w) <= ln S0 + max(0, m T) + reach R,   ln(|a| S) = ln |a| + ln S.
 // e^x as the messages print it: "%.3g", or "e^(x)" where e^x underflows to 0 or overflows.
 inline std::string exp_text(double x) {
     const double value = std::exp(x);
     return std::isfinite(value) && value > 0 ? format_number(value, "%.3g") : "e^(" + format_number(x, "%.4g") + ")";
 }
 
+// S and |a| S must be normal doubles at t = 0, where the report reads S and delta = z / (|a| S) (0/0 where S underflows
+// to 0, its digits lost where S is subnormal), and at most DBL_MAX / asset_headroom(dx) over [0, T]. Where S(T, w)
+// underflows at the lower end (a large sigma's drift -sigma^2 T / 2), the payoff there is 0 or the strike, exactly as
+// it would be (ex3 with sigma = 30 converges: y_0 errors 1.4e-3, 3.7e-5, 4.2e-7 at K = 3, N = 64, 256, 1024). In logs,
+//   ln S(0, w) >= ln S0 - reach R,   ln S(t, w) <= ln S0 + max(0, m T) + reach R,   ln(|a| S) = ln |a| + ln S.
 inline void check_asset_range(const AssetRange& asset, double T, double R, double dx) {
     const std::string given = asset.price_option + " " + format_number(asset.S0) + " with " + asset.other_parameters +
                               ", T = " + format_number(T) + " and R = " + format_number(R) + ": the asset ";

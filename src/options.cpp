@@ -499,10 +499,11 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         take(vm, "repeats", invocation.repeats);
         validate_study(invocation);
     }
-    // a study checks each case (validate_study); bsde grid reports the problem's refusal (print_grid)
+    // a study has checked each case (validate_study, its first is s); bsde grid reports the problem's refusal
+    // (print_grid)
     if (invocation.command == "solve")
         validate_for_problem(s, problem);
-    else
+    else if (!study)
         validate(s, problem.dimension);
     return invocation;
 }

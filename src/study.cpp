@@ -106,10 +106,7 @@ void validate_study(const Invocation& invocation) {
     validate_repeats(invocation.repeats);
     const ProblemInfo& problem = find_problem(invocation.problem);
     for (int K : invocation.Ks)
-        for (int N : invocation.Ns) {
-            const SchemeSettings settings = case_settings(invocation.settings, K, N);
-            validate_for_problem(settings, problem);
-        }
+        for (int N : invocation.Ns) validate_for_problem(case_settings(invocation.settings, K, N), problem);
 }
 
 double observed_order(double error_coarse, int N_coarse, double error_fine, int N_fine) {
