@@ -87,7 +87,7 @@ inline std::string largest_difference(const std::vector<double>& expected, const
     for (std::size_t i = 1; i < expected.size(); ++i)
         if (gap(i) > gap(worst)) worst = i;
     std::ostringstream s;
-    s << where(worst) << ": expected " << std::setprecision(17) << expected[worst] << ", got " << got[worst]
+    s << where(worst) << ": expected " << all_digits(expected[worst]) << ", got " << all_digits(got[worst])
       << ", error " << scientific(std::fabs(got[worst] - expected[worst]));
     return s.str();
 }
