@@ -72,4 +72,9 @@ const std::vector<ParameterUse>& problem_parameter_uses() {
     return uses;
 }
 
+bool is_problem_parameter(const std::string& name) {
+    const std::vector<ParameterUse>& uses = problem_parameter_uses();
+    return std::any_of(uses.begin(), uses.end(), [&](const ParameterUse& use) { return use.name == name; });
+}
+
 }  // namespace bsde

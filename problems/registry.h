@@ -43,4 +43,7 @@ struct ParameterUse {
 };
 const std::vector<ParameterUse>& problem_parameter_uses();
 
+// Whether some problem declares a parameter called `name`.
+bool is_problem_parameter(const std::string& name);
+
 }  // namespace bsde

@@ -81,6 +81,9 @@ BenchCase parse_case(const std::string& item) {
             } else if (key == "N") integer(s.N);
             else if (key == "L") integer(s.L);
             else if (key == "picard") integer(s.picard_iterations);
+            else if (key == "picard_tol") real(s.picard_tolerance);
+            else if (key == "startup_substeps") integer(s.startup_substeps);
+            else if (key == "grid_order") integer(s.grid_order);
             else if (key == "T") real(s.T);
             else if (key == "R") real(s.R);
             else if (key == "interp") s.interpolation = parse_interpolation(value);
@@ -95,10 +98,10 @@ BenchCase parse_case(const std::string& item) {
                 if (value != "on" && value != "off")
                     throw InputError(where + "separable '" + value + "': on or off");
                 s.separable_pass = value == "on";
-            } else
-                throw InputError(where + "unknown key '" + key +
-                                 "' (keys: K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, picard, "
-                                 "separable)");
+            } else if (is_problem_parameter(key))  // the case's problem refuses another's (driver_z_gradient below)
+                s.problem_parameters[key] = parse_real(where + key, value);
+            else
+                throw InputError(where + "unknown key '" + key + "' (keys: " + bench_case_keys + ")");
         } catch (const InputError& e) {
             const std::string message = e.what();
             throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
@@ -143,6 +146,10 @@ std::string interpolation_name(const BenchResult& r) {
 }
 
 }  // namespace
+
+const char* const bench_case_keys = "K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, "
+                                    "startup_substeps, picard, picard_tol, grid_order, separable and the problem's "
+                                    "parameters";
 
 const std::vector<std::string>& default_bench_cases() {
     static const std::vector<std::string> cases{"ex2-k6-n1024", "ex5-k6-n64", "ex2-k3-n256", "ex4-k3-n32"};

@@ -25,11 +25,14 @@ struct BenchCase {
     SchemeSettings settings;
 };
 
+// The keys of a case PROBLEM:KEY=VALUE:...: bsde solve's options of the scheme, '_' for '-' (K, N, ..., spline_solve,
+// startup_substeps), the problem's parameters, and separable (on or off, 2D: SchemeSettings::separable_pass).
+extern const char* const bench_case_keys;
+
 // --cases: comma-separated cases, each PROBLEM-kK-nN (ex2-k6-n1024: K = Ky = Kz = 6, N = 1024) or
-// PROBLEM[:KEY=VALUE]... (ex1:K=2:N=8; keys K, N, L, T, R, interp, spline, spline_solve, smoothing, startup,
-// picard, separable (on or off, 2D: SchemeSettings::separable_pass), each at most once; also after the first form,
-// except K and N: ex2-k3-n256:L=16); everything else is the problem's default. Empty text: the default cases.
-// Throws InputError naming --cases and the case.
+// PROBLEM[:KEY=VALUE]... (ex1:K=2:N=8; the keys bench_case_keys, each at most once; also after the first form, except
+// K and N: ex2-k3-n256:L=16); everything else is the problem's default. Empty text: the default cases. Throws
+// InputError naming --cases and the case.
 std::vector<BenchCase> parse_bench_cases(const std::string& text);
 
 // The cases parse, --repeats in 1..1000. Throws InputError.

@@ -57,9 +57,9 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     return 0;
 }
 
-// The command the arguments name, its output on out; returns its exit code.
-int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    const Invocation invocation = parse_invocation(args);
+// The command the invocation names, its output on out; returns its exit code.
+int run_parsed(const Invocation& invocation, const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err) {
     // A progress line only on the real stderr, and only when it is a terminal.
     const bool show_progress = &err == &std::cerr && stderr_is_terminal();
     if (invocation.help) {
@@ -81,6 +81,17 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                                                                                  show_progress);
     } else return solve_command(invocation, out, err, show_progress);
     return 0;
+}
+
+// The command the arguments name, its output on out; returns its exit code. Bad input found after the parse (an
+// output file that cannot be written, a run larger than the memory) is named with its --config line too.
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const Invocation invocation = parse_invocation(args);
+    try {
+        return run_parsed(invocation, args, out, err);
+    } catch (const InputError& e) {
+        throw InputError(invocation.config.attribute(e.what()));
+    }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,9 @@ namespace bsde {
 namespace {
 
 const std::vector<std::string> commands{"solve", "study", "bench", "coefficients", "grid", "problems"};
+
+// The characters of an option's name (a config file's key; --NAME in a message).
+const char* const option_name_characters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
 
 po::options_description command_line_options() {
     po::options_description options("Command line only");
@@ -116,9 +120,9 @@ po::options_description shared_options() {
         ("out", po::value<std::string>()->value_name("DIR"),
          "study: write study.csv, study.md and the PNG plots (gnuplot) into DIR; bench: bench.csv and bench.md")
         ("cases", po::value<std::string>()->value_name("LIST"),
-         "bench: comma-separated cases, PROBLEM-kK-nN (ex2-k6-n1024) or PROBLEM:KEY=VALUE:... with keys K, N, L, "
-         "T, R, interp, spline, spline_solve, smoothing, startup, picard, separable (ex1:K=2:N=8); default "
-         "ex2-k6-n1024, ex5-k6-n64, ex2-k3-n256, ex4-k3-n32")
+         (std::string("bench: comma-separated cases, PROBLEM-kK-nN (ex2-k6-n1024) or PROBLEM:KEY=VALUE:... with "
+                      "keys ") +
+          bench_case_keys + " (ex1:K=2:N=8); default ex2-k6-n1024, ex5-k6-n64, ex2-k3-n256, ex4-k3-n32").c_str())
         ("repeats", po::value<std::string>()->value_name("R"),
          "bench: timed solves per case and backend (default 5); study: solves per case and backend, taken in rounds, "
          "the median reported (default 1)")
@@ -141,11 +145,6 @@ po::options_description shared_options() {
 // for every number's option, e.g. --L '1.5' or --T ' 1'); every problem parameter is a real number.
 const std::set<std::string> integer_options{"Ky", "Kz", "L", "picard", "startup-substeps", "grid-order", "repeats"};
 const std::set<std::string> real_options{"T", "R", "picard-tol", "max-seconds"};
-
-bool is_problem_parameter(const std::string& name) {
-    const std::vector<ParameterUse>& uses = problem_parameter_uses();
-    return std::any_of(uses.begin(), uses.end(), [&](const ParameterUse& use) { return use.name == name; });
-}
 
 // The option's value, if given, into target: a number's option parsed from its text. Throws InputError.
 template <class T>
@@ -174,6 +173,13 @@ struct ConfigOrigin {
     std::set<std::string> command_line;          // options given on the command line (they win over the file)
     std::string line_of(const std::string& key) const {
         return "--config '" + path + "' line " + std::to_string(lines.at(key)) + ": ";
+    }
+    // The lines of the options that the file set and the command line did not.
+    ConfigLines lines_used() const {
+        ConfigLines used{path, {}};
+        for (const auto& [key, line] : lines)
+            if (!command_line.count(key)) used.lines.emplace(key, line);
+        return used;
     }
 };
 
@@ -237,9 +243,7 @@ void read_config_file(const std::string& path, const po::options_description& op
             throw InputError(where + "'" + content + "' is not a key = value line (no '=')");
         const std::string key = trim(content.substr(0, equals)), value = trim(content.substr(equals + 1));
         if (key.empty()) throw InputError(where + "no key before '='");
-        if (key.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
-                std::string::npos ||
-            key[0] == '-')
+        if (key.find_first_not_of(option_name_characters) != std::string::npos || key[0] == '-')
             throw InputError(where + "'" + key + "' is not an option name (keys are option names without the dashes: N = 256)");
         const po::option_description* option = options.find_nothrow(key, false);
         if (option == nullptr || option->long_name() != key)
@@ -259,19 +263,12 @@ void read_config_file(const std::string& path, const po::options_description& op
             po::variables_map alone;  // the value checked even where the command line overrides it
             po::store(parsed, alone);
             po::store(parsed, vm);
+        } catch (const po::invalid_bool_value&) {  // a switch's value (Boost's text lists its choices in a sentence)
+            throw InputError(where + key + " = " + value + ": true or false expected (or yes/no, on/off, 1/0)");
         } catch (const po::error& e) {
             throw InputError(where + key + " = " + value + ": " + e.what());
         }
     }
-}
-
-// A message about an option the --config file set (and the command line did not) gets the file's line.
-std::string with_config_line(const std::string& message, const ConfigOrigin& origin) {
-    if (origin.path.empty() || message.compare(0, 2, "--") != 0) return message;
-    const std::string name = message.substr(2, message.find_first_of(" :',", 2) - 2);
-    const auto it = origin.lines.find(name);
-    if (it == origin.lines.end() || origin.command_line.count(name)) return message;
-    return origin.line_of(name) + message;
 }
 
 // A value of the file that the command line overrides, checked by itself: the name of a problem, a method or
@@ -326,7 +323,7 @@ std::string help_text() {
     return text.str();
 }
 
-// parse_invocation without the config file's line numbers in its messages (see with_config_line).
+// parse_invocation without the config file's line numbers in its messages (ConfigLines::attribute).
 static Invocation parse_options(const std::vector<std::string>& args, ConfigOrigin& origin) {
     Invocation invocation;
     std::vector<std::string> rest(args);
@@ -511,10 +508,36 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
 Invocation parse_invocation(const std::vector<std::string>& args) {
     ConfigOrigin origin;
     try {
-        return parse_options(args, origin);
+        Invocation invocation = parse_options(args, origin);
+        invocation.config = origin.lines_used();
+        return invocation;
     } catch (const InputError& e) {
-        throw InputError(with_config_line(e.what(), origin));
+        throw InputError(origin.lines_used().attribute(e.what()));
     }
+}
+
+std::string ConfigLines::attribute(const std::string& message) const {
+    const std::string file = "--config '" + path + "'";
+    if (path.empty() || message.compare(0, file.size(), file) == 0) return message;
+    std::set<int> named;
+    // a value in quotes names no option (--output 'a--N.csv'); a quote opens after no letter or digit (not the
+    // apostrophe of "data's") and closes before none
+    const auto alphanumeric = [&](std::size_t i) {
+        return i < message.size() && std::isalnum(static_cast<unsigned char>(message[i]));
+    };
+    bool quoted = false;
+    for (std::size_t i = 0; i < message.size(); ++i) {
+        if (message[i] == '\'' && (quoted ? !alphanumeric(i + 1) : i == 0 || !alphanumeric(i - 1))) quoted = !quoted;
+        if (quoted || message.compare(i, 2, "--") != 0) continue;
+        const std::size_t end = std::min(message.find_first_not_of(option_name_characters, i + 2), message.size());
+        const auto line = lines.find(message.substr(i + 2, end - i - 2));
+        if (line != lines.end()) named.insert(line->second);
+        i = end - 1;
+    }
+    if (named.empty()) return message;
+    std::string where = file + (named.size() == 1 ? " line " : " lines ");
+    for (const int line : named) where += (line == *named.begin() ? "" : ", ") + std::to_string(line);
+    return where + ": " + message;
 }
 
 }  // namespace bsde

@@ -1,6 +1,7 @@
 // The bsde command line and INI configuration (Boost.Program_options): one set of option names
 // shared by both; the command line wins over the file.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,16 @@
 #include "../algorithms/solver.h"
 
 namespace bsde {
+
+// The lines of the --config file that set options the command line did not, so that an error naming such an option
+// gets its line wherever it is found: in the parse, a solve's check of its settings, the output file's opening.
+struct ConfigLines {
+    std::string path;                  // the --config file; empty without one
+    std::map<std::string, int> lines;  // option name -> its line in the file
+    // "--config 'PATH' line L: MESSAGE" (or "lines L1, L2: ") for the options the message names as --NAME outside
+    // quotes that the file set; the message as it is where it names none, or begins with the file's own name.
+    std::string attribute(const std::string& message) const;
+};
 
 struct Invocation {
     std::string command;  // solve, study, bench, coefficients, grid, problems; empty with --help or --version alone
@@ -28,6 +39,7 @@ struct Invocation {
     // available) and out. bench and study: the timed solves per case and backend (bench's default; study's is 1)
     std::string cases;
     int repeats = 5;
+    ConfigLines config;
 };
 
 // Parses and validates args (without the program name). Throws InputError with a one-line message.

@@ -221,6 +221,20 @@ std::string followed_links(const std::string& path) {
     return p.string();
 }
 
+// The pattern of a new file's name for mkstemp beside `target` (rename() stays within one file system):
+// TARGET.partial.XXXXXX, the target's name cut where the suffix would take it past the folder's longest name (a
+// 250-byte name is legal). Its folder: `folder`.
+std::string temporary_pattern(const std::string& target, std::string& folder) {
+    namespace fs = std::filesystem;
+    const fs::path path = target;
+    folder = path.has_parent_path() ? path.parent_path().string() : ".";
+    const std::string suffix = ".partial.XXXXXX";
+    const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);  // -1 where unknown: Linux's usual 255
+    const std::size_t room = (longest > long(suffix.size()) ? std::size_t(longest) : 255) - suffix.size();
+    const std::string name = path.filename().string();
+    return (path.parent_path() / name.substr(0, std::min(name.size(), room))).string() + suffix;
+}
+
 // The permissions a new file gets from open(): 0666 less the umask.
 unsigned new_file_mode() {
     const mode_t mask = ::umask(0);
@@ -241,12 +255,18 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path, const std::string& o
         if (!file_) throw InputError(where_ + "cannot write there");
         return;
     }
+    // a read-only file stays, as the shell's > leaves it (the rename below would replace it)
+    if (exists && ::access(path.c_str(), W_OK) != 0)
+        throw InputError(where_ + "cannot write there (" + std::strerror(errno) + ")");
     target_ = followed_links(path);
     mode_ = exists ? info.st_mode & 07777 : new_file_mode();
-    // a name of its own beside the target (rename() stays within one file system), so that no other file is touched
-    std::string temporary = target_ + ".partial.XXXXXX";
+    // a name of its own, so that no other file is touched
+    std::string folder;
+    std::string temporary = temporary_pattern(target_, folder);
     const int descriptor = ::mkstemp(&temporary[0]);
-    if (descriptor < 0) throw InputError(where_ + "cannot write there (" + std::strerror(errno) + ")");
+    if (descriptor < 0)  // a missing folder, a read-only one, one where no file can be made (/proc)
+        throw InputError(where_ + "cannot write there: no file can be created in '" + folder + "' (" +
+                         std::strerror(errno) + ")");
     ::close(descriptor);
     temporary_ = temporary;
     file_.open(temporary_);

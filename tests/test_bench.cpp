@@ -265,6 +265,13 @@ BOOST_AUTO_TEST_CASE(case_syntax) {
     BOOST_CHECK(defaults[1].settings.separable_pass);
     BOOST_CHECK(!parse_bench_cases("ex5-k6-n64:separable=off")[0].settings.separable_pass);
     BOOST_CHECK(parse_bench_cases("ex4:separable=on")[0].settings.separable_pass);
+    // bsde solve's other options of the scheme ('_' for '-') and the problem's parameters
+    const BenchCase more =
+        parse_bench_cases("ex3:K=2:N=16:startup_substeps=5:picard_tol=1e-12:grid_order=2:sigma=0.3")[0];
+    BOOST_CHECK_EQUAL(more.settings.startup_substeps, 5);
+    BOOST_CHECK_EQUAL(more.settings.picard_tolerance, 1e-12);
+    BOOST_CHECK_EQUAL(more.settings.grid_order, 2);
+    BOOST_CHECK_EQUAL(more.settings.problem_parameters.at("sigma"), 0.3);
 }
 
 BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
@@ -276,7 +283,13 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--cases", "ex3-k40-n64"}, 2, "--cases 'ex3-k40-n64': K 40: must be in [1, 32]"},
         {{"bench", "--cases", "ex1:R=0x10"}, 2, "--cases 'ex1:R=0x10': R '0x10': a finite number expected"},
         {{"bench", "--cases", "ex1:T=inf"}, 2, "--cases 'ex1:T=inf': T 'inf': a finite number expected"},
-        {{"bench", "--cases", "ex1:foo=1"}, 2, "unknown key 'foo'"},
+        {{"bench", "--cases", "ex1:foo=1"}, 2, "unknown key 'foo' (keys: K, N, L, T, R, interp, spline, spline_solve"},
+        {{"bench", "--cases", "ex1:startup_substeps=1.5"}, 2,
+         "--cases 'ex1:startup_substeps=1.5': startup_substeps '1.5': an integer expected"},
+        {{"bench", "--cases", "ex3:sigma=x"}, 2, "--cases 'ex3:sigma=x': sigma 'x': a finite number expected"},
+        {{"bench", "--cases", "ex2:sigma=0.3"}, 2,
+         "--cases 'ex2:sigma=0.3': --sigma: not a parameter of problem log-sine"},
+        {{"bench", "--cases", "ex3:S0=-5"}, 2, "--cases 'ex3:S0=-5': --S0 -5: must be > 0"},
         {{"bench", "--cases", "ex1:interp=bicubic"}, 2, "--interp bicubic: only for 2D problems"},
         {{"bench", "--cases", "ex4:interp=hermite"}, 2, "--interp hermite: only for 1D problems"},
         {{"bench", "--cases", "ex1:K=3:N=3"}, 2, "--cases 'ex1:K=3:N=3': --N 3"},

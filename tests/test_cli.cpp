@@ -380,6 +380,23 @@ BOOST_AUTO_TEST_CASE(output_leaves_links_fifos_and_other_files_as_they_are) {
                         "expected " << listed(expected) << " in the folder, got " << listed(scratch.names()));
 }
 
+BOOST_AUTO_TEST_CASE(output_takes_long_names_and_names_a_folder_without_new_files) {
+    BOOST_TEST_MESSAGE("--output with a 250-byte name (legal; the temporary name's suffix would make it 265) is "
+                       "written and no temporary file remains; --output /proc/version names what failed: its folder, "
+                       "where no file can be created (as root), or the file's permission");
+    ScratchDir scratch("cli");
+    const std::string name = std::string(246, 'y') + ".csv";
+    const CliResult r = solve_on_serial({"--problem", "ex1", "--K", "1", "--N", "8", "--output", scratch.path(name)});
+    BOOST_CHECK_MESSAGE(scratch.names() == std::vector<std::string>{name},
+                        "expected " << name << " alone in the folder, got " << listed(scratch.names()));
+    const CliResult proc = run({"solve", "--problem", "ex1", "--K", "1", "--N", "8", "--output", "/proc/version"});
+    const std::string prefix = "bsde: error: --output '/proc/version': cannot write there";
+    const bool named = proc.err.find(prefix + ": no file can be created in '/proc' (") == 0 ||
+                       proc.err.find(prefix + " (Permission denied)") == 0;
+    BOOST_CHECK_MESSAGE(proc.code == 2 && named, "expected exit code 2 and '" << prefix << "' with the folder or the "
+                                                 "permission, got " << proc.code << ", '" << proc.err << "'");
+}
+
 BOOST_AUTO_TEST_CASE(exchange_option_reports_its_deltas) {
     BOOST_TEST_MESSAGE("ex5, K = 2, N = 8 on serial: the report's delta_1, delta_2 at S = (100, 100) within 2e-3 of "
                        "Margrabe's N(d1), -N(d2) (d1 = -d2 = sigma sqrt(T) / 2, sigma^2 = 0.25^2 + 0.3^2), and the "
