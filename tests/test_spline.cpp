@@ -9,6 +9,7 @@
 #include "test_support.h"
 
 using namespace bsde;
+using bsde::test::all_digits;
 using bsde::test::available_backends;
 using bsde::test::check_close;
 using bsde::test::check_same_values;
@@ -323,8 +324,8 @@ void check_run_form(const CellCubicColumn& column, int entries, const CellWeight
             const double single = column(cell + p, w);
             BOOST_CHECK_MESSAGE(run.at[p] == single,
                                 "run of " << P << " from cell " << cell << ", t = " << t << ", its cell " << cell + p
-                                          << ": expected (bitwise) " << std::setprecision(17) << single << ", got "
-                                          << run.at[p] << ", error "
+                                          << ": expected (bitwise) " << all_digits(single) << ", got "
+                                          << all_digits(run.at[p]) << ", error "
                                           << bsde::test::scientific(std::fabs(run.at[p] - single)));
         }
     }
