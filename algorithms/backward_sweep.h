@@ -101,6 +101,7 @@ public:
         separable_layers_ = 0;
         const LayerRingView ring = ring_view(ring_);
         set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
+        picard_.scale = picard_scale(ring.layer(s_.N));
         if (s_.startup == Startup::exact) {
             for (int n = s_.N - 1; n > s_.N - K_; --n)
                 set_layer(ring, n, ExactLayer<Problem>{problem_, ring.layer(n), grid_, n * time_.dt()});
@@ -204,6 +205,14 @@ private:
 
     void fit(const LayerView& layer) { fitter_.fit(layer.values(0), layer.data(0), functions()); }
 
+    // PicardStop's scale: the terminal layer's largest |y|, or 1 where that is 0 (or not finite, which the first
+    // step's status check reports).
+    double picard_scale(const LayerView& terminal) {
+        const auto magnitudes = thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{});
+        const double largest = context_.reduce(magnitudes, points_, 0.0, Maximum{});
+        return largest > 0.0 && std::isfinite(largest) ? largest : 1.0;
+    }
+
     // Layers N-1..N-K+1: the same scheme on the step h = dt / S from the terminal layer, its orders
     // raised one step at a time (min(j, Ky), min(j, Kz) at the j-th fine step). With S = dt^(-1/2)
     // the low-order first steps contribute O(h^2) = O(dt^3) to z and O(h^3) to y, below the scheme's
@@ -294,7 +303,7 @@ private:
         context_.template for_each_group<lanes_per_point, pass_blocks_per_sm>(
             (order.visits() + per_call - 1) / per_call,
             VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n, dt,
-                                                  s_.picard_iterations, s_.picard_tolerance, step_point_status()}},
+                                                  picard_, step_point_status()}},
             2 * stage_.buffer);
     }
 
@@ -323,8 +332,8 @@ private:
             const double* gamma_z = host_gamma_z_.data() + kz * (K_ + 1);
             const SeparableWorkspace work{raw(separable_), space_.M};
             const Evaluator evaluator = fitter_.evaluator();
-            const PointSolver<Problem> solve{problem_,          ring, grid_, n, t_n, ky * dt * gamma_y[0],
-                                             s_.picard_iterations, s_.picard_tolerance, step_point_status()};
+            const PointSolver<Problem> solve{problem_, ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_,
+                                             step_point_status()};
             const bool kinked_alone = n + 1 == coefficients.kinked_layer;
             for (int j = K; j >= 1; --j) {
                 const Node* nodes = coefficients.smooth_rule.table + (j - 1) * s_.L;
@@ -474,7 +483,9 @@ private:
                            " grid points: largest remaining change " + format_number(status.picard_change) +
                            " after " + std::to_string(status.picard_iterations) + " iterations (--picard " +
                            std::to_string(s_.picard_iterations) + "), tolerance " +
-                           format_number(s_.picard_tolerance) + " (1 + |y|) (--picard-tol)";
+                           format_number(s_.picard_tolerance) + " (" + format_number(picard_.scale, "%.4g") +
+                           " + |y|) (--picard-tol; " + format_number(picard_.scale, "%.4g") +
+                           " = the terminal data's largest |y|)";
         if (picard_unconverged_steps_ > 1)
             text += "; " + std::to_string(picard_unconverged_steps_) + " steps did not converge, largest remaining change " +
                     format_number(picard_unconverged_change_);
@@ -507,6 +518,7 @@ private:
         result.picard_most_iterations = picard_most_;
         result.picard_largest_change = picard_change_largest_;
         result.picard_unconverged_steps = picard_unconverged_steps_;
+        result.picard_scale = picard_.scale;
         if (picard_unconverged_steps_ > 0) result.picard_warning = picard_not_converged(picard_first_unconverged_);
         result.staged_axis_sums = staged_axis_sums_;
         result.separable_layers = separable_layers_;
@@ -661,6 +673,7 @@ private:
     std::vector<StepStatus> host_status_;
     std::vector<double> step_times_;
     int steps_done_ = 0, steps_reduced_ = 0, steps_checked_ = 0;
+    PicardStop picard_{s_.picard_iterations, s_.picard_tolerance, 1.0};  // its scale from the terminal layer (run)
     int picard_most_ = 0;
     double picard_change_largest_ = 0.0;
     int picard_unconverged_steps_ = 0, picard_first_unconverged_ = -1;  // steps where Picard ended above tolerance

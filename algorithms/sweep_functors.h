@@ -105,7 +105,7 @@ struct StepStatus {
     double picard_change = 0.0;
     int picard_iterations = 0;
     int first_nonfinite = INT_MAX;  // INT_MAX when every value is finite
-    int picard_unconverged = 0;     // points where Picard ended with a change above its tolerance (1 + |y|)
+    int picard_unconverged = 0;     // points where Picard ended with a change above its tolerance (PicardStop)
 };
 
 __host__ __device__ inline bool is_finite(double x) { return x - x == 0.0; }  // false for inf and NaN
@@ -116,6 +116,17 @@ struct CombineStepStatus {
                 a.picard_iterations > b.picard_iterations ? a.picard_iterations : b.picard_iterations,
                 a.first_nonfinite < b.first_nonfinite ? a.first_nonfinite : b.first_nonfinite,
                 a.picard_unconverged + b.picard_unconverged};
+    }
+};
+
+// Picard's stopping rule: at most `iterations`, ending early once |change| <= tolerance (scale + |y|), where scale is
+// the terminal layer's largest |y| (1 where that is 0). The test is the same in any units of y (y -> c y scales both
+// sides), and where y crosses 0 it ends at a change of tolerance scale, above the rounding of values of that size.
+struct PicardStop {
+    int iterations;
+    double tolerance, scale;
+    __host__ __device__ bool above_tolerance(double change, double y) const {
+        return change > tolerance * (scale + fabs(y));
     }
 };
 
@@ -131,8 +142,7 @@ struct PointSolver {
     GridPoints<d> grid;
     int n;
     double t_n, implicit_step;
-    int picard_iterations;
-    double picard_tolerance;
+    PicardStop picard;
     StepStatus* point_status;  // grid point i's at i
     __host__ __device__ void operator()(int i, double explicit_y, const Point<d>& z) const;
 };
@@ -182,17 +192,17 @@ __host__ __device__ void PointSolver<Problem>::operator()(int i, double explicit
     double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
     double change = 0.0;
     int used = 0;
-    while (used < picard_iterations) {
+    while (used < picard.iterations) {
         const double next = explicit_y + implicit_step * driver_n(w, y, z);
         change = fabs(next - y);
         y = next;
         ++used;
-        if (!(change > picard_tolerance * (1.0 + fabs(y)))) break;
+        if (!picard.above_tolerance(change, y)) break;
     }
     store_point(ring.layer(n), i, y, z);
     bool finite = is_finite(y);
     for (int k = 0; k < d; ++k) finite = finite && is_finite(component(z, k));
-    const bool unconverged = change > picard_tolerance * (1.0 + fabs(y));
+    const bool unconverged = picard.above_tolerance(change, y);
     point_status[i] = {change, used, finite ? INT_MAX : i, unconverged ? 1 : 0};
 }
 
@@ -365,8 +375,7 @@ struct MultistepPointUpdate {
     StepCoefficients<Evaluator> c;
     int n;             // the layer being computed
     double t_n, dt;
-    int picard_iterations;
-    double picard_tolerance;
+    PicardStop picard;
     StepStatus* point_status;  // grid point i's at i
 
     // What a point takes from the stored layers.
@@ -472,8 +481,8 @@ private:
     }
 
     __host__ __device__ void solve_point(int i, double explicit_y, const Point<d>& z) const {
-        PointSolver<Problem>{problem, ring, grid, n, t_n, c.ky * dt * c.gamma_y[0], picard_iterations,
-                             picard_tolerance, point_status}(i, explicit_y, z);
+        PointSolver<Problem>{problem, ring, grid, n, t_n, c.ky * dt * c.gamma_y[0], picard, point_status}(i, explicit_y,
+                                                                                                        z);
     }
 };
 
@@ -559,6 +568,10 @@ struct has_state_map<P, std::void_t<decltype(std::declval<const P&>().value_grad
 
 struct Maximum {
     __host__ __device__ double operator()(double a, double b) const { return a > b ? a : b; }
+};
+
+struct AbsoluteValue {
+    __host__ __device__ double operator()(double x) const { return fabs(x); }
 };
 
 }  // namespace bsde

@@ -119,9 +119,9 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         out << ", d = 2, " << (r.M + 1) << "^2 points, " << s.L << "^2 Gauss-Hermite nodes, interpolation "
             << to_string(s.interpolation) << moments << ", " << smoothing << "\n";
     out
-        << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance
-        << "; used at most " << r.picard_most_iterations << ", largest last change "
-        << std::scientific << std::setprecision(2) << r.picard_largest_change << std::defaultfloat
+        << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance << " ("
+        << format_number(r.picard_scale, "%.4g") << " + |y|); used at most " << r.picard_most_iterations
+        << ", largest last change " << std::scientific << std::setprecision(2) << r.picard_largest_change << std::defaultfloat
         << (r.picard_unconverged_steps > 0
                 ? "; NOT CONVERGED in " + std::to_string(r.picard_unconverged_steps) + " steps (warning on stderr)"
                 : "")

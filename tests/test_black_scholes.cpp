@@ -65,6 +65,28 @@ BOOST_AUTO_TEST_CASE(call_converges_at_the_schemes_orders) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(the_solve_is_the_same_in_any_units) {
+    BOOST_TEST_MESSAGE("bs-call, K = 3, N = 32, T = 0.33 with S0 = strike = 100 and 1e-14: the problem is homogeneous, "
+                       "y(c S0, c strike) = c y, and so is the scheme with Picard's tolerance (s + |y|), s the terminal "
+                       "data's largest |y|: y_0 / S0 and z_0 / S0 agree within 1e-12 on each backend (with (1 + |y|) "
+                       "they were 1.3e-5 apart)");
+    for (Backend backend : available_backends()) {
+        SolveResult unit[2];
+        const double S0[2] = {100.0, 1e-14};
+        for (int i = 0; i < 2; ++i) {
+            SchemeSettings s;
+            s.Ky = s.Kz = 3;
+            s.N = 32;
+            s.T = 0.33;
+            s.problem_parameters = {{"S0", S0[i]}, {"strike", S0[i]}};
+            unit[i] = backend_ops(backend).solve("bs-call", s);
+        }
+        const std::string on = " on " + to_string(backend);
+        check_close("y_0 / S0" + on, unit[0].y0 / S0[0], unit[1].y0 / S0[1], 1e-12, unit[0].y0 / S0[0]);
+        check_close("z_0 / S0" + on, unit[0].z0[0] / S0[0], unit[1].z0[0] / S0[1], 1e-12, unit[0].z0[0] / S0[0]);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(without_smoothing_the_order_drops) {
     BOOST_TEST_MESSAGE("bs-call, K = 3, 4, 6 (order 3 with smoothing): with --smoothing none the mean order over "
                        "N = 16..64 is at most 1.5 for y and z (the spline of the payoff's jump in z costs O(dx) = O(dt)), "
