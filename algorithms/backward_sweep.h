@@ -205,12 +205,16 @@ private:
 
     void fit(const LayerView& layer) { fitter_.fit(layer.values(0), layer.data(0), functions()); }
 
-    // PicardStop's scale: the terminal layer's largest |y|, or 1 where that is 0 (or not finite, which the first
-    // step's status check reports).
+    // PicardStop's scale: the terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude), or 1 where that is 0 (or
+    // not finite, which the first step's status check reports).
     double picard_scale(const LayerView& terminal) {
-        const auto magnitudes = thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{});
-        const double largest = context_.reduce(magnitudes, points_, 0.0, Maximum{});
-        return largest > 0.0 && std::isfinite(largest) ? largest : 1.0;
+        const auto sum = [&](const double* values) {
+            const auto terms = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
+                                                               TerminalMagnitude<d>{grid_, s_.T, values});
+            return context_.reduce(terms, points_, 0.0, Sum{});
+        };
+        const double mean = sum(terminal.values(0)) / sum(nullptr);
+        return mean > 0.0 && std::isfinite(mean) ? mean : 1.0;
     }
 
     // Layers N-1..N-K+1: the same scheme on the step h = dt / S from the terminal layer, its orders
@@ -485,7 +489,7 @@ private:
                            std::to_string(s_.picard_iterations) + "), tolerance " +
                            format_number(s_.picard_tolerance) + " (" + format_number(picard_.scale, "%.4g") +
                            " + |y|) (--picard-tol; " + format_number(picard_.scale, "%.4g") +
-                           " = the terminal data's largest |y|)";
+                           " = E|g(W_T)|, the terminal data's mean magnitude)";
         if (picard_unconverged_steps_ > 1)
             text += "; " + std::to_string(picard_unconverged_steps_) + " steps did not converge, largest remaining change " +
                     format_number(picard_unconverged_change_);

@@ -40,7 +40,8 @@ struct SchemeSettings {
     double R = 16.0;             // half-width of the space domain
     int L = 32;                  // Gauss-Hermite points per dimension
     int picard_iterations = 30;  // most Picard iterations per point and step
-    // stop when |change| <= tolerance (s + |y|), s the terminal data's largest |y| (PicardStop, sweep_functors.h)
+    // stop when |change| <= tolerance (s + |y|), s = E|g(W_T)| the terminal data's mean magnitude (PicardStop,
+    // sweep_functors.h)
     double picard_tolerance = 1e-15;
     Startup startup = Startup::multistep;
     int startup_substeps = 0;    // fine steps per step in the start-up; 0 = ceil(dt^(-1/2))
@@ -132,7 +133,7 @@ struct SolveResult {
     double max_y_error_inner = 0, max_z_error_inner = 0; // largest error over |w| <= R/2
     int picard_most_iterations = 0;   // over every point and step, the start-up's fine steps included
     double picard_largest_change = 0; // largest last change over every point and step
-    double picard_scale = 1.0;        // s of the tolerance (s + |y|): the terminal data's largest |y| (1 where 0)
+    double picard_scale = 1.0;        // s of the tolerance (s + |y|): E|g(W_T)| (1 where 0)
     // Steps where Picard stopped with a change above picard_tolerance (s + |y|) at some point, and a
     // one-line description of the first of them and the largest remaining change (empty when none).
     int picard_unconverged_steps = 0;

@@ -120,8 +120,9 @@ struct CombineStepStatus {
 };
 
 // Picard's stopping rule: at most `iterations`, ending early once |change| <= tolerance (scale + |y|), where scale is
-// the terminal layer's largest |y| (1 where that is 0). The test is the same in any units of y (y -> c y scales both
-// sides), and where y crosses 0 it ends at a change of tolerance scale, above the rounding of values of that size.
+// the terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude; 1 where it is 0). The test is the same in any units
+// of y (y -> c y scales both sides), and where y crosses 0, or lies far below the problem's values (a price 1e-43 deep
+// out of the money, whose driver's terms cancel), it ends at a change of tolerance scale, above the rounding there.
 struct PicardStop {
     int iterations;
     double tolerance, scale;
@@ -570,8 +571,25 @@ struct Maximum {
     __host__ __device__ double operator()(double a, double b) const { return a > b ? a : b; }
 };
 
-struct AbsoluteValue {
-    __host__ __device__ double operator()(double x) const { return fabs(x); }
+struct Sum {
+    __host__ __device__ double operator()(double a, double b) const { return a + b; }
+};
+
+// The terminal data's mean magnitude E|g(W_T)| over the grid, as sum_i |g_i| rho_i / sum_i rho_i with the density of
+// W_T at grid point i, rho_i = e^(-|w_i|^2 / (2T)) (its normalisation cancels): the terms of both sums by index,
+// |g_i| rho_i with the terminal values, rho_i alone without (nullptr). PicardStop's scale.
+template <int d>
+struct TerminalMagnitude {
+    GridPoints<d> grid;
+    double T;
+    const double* terminal_y;  // nullptr: the weight alone
+    __host__ __device__ double operator()(int i) const {
+        const Point<d> w = grid(i);
+        double squared = 0.0;
+        for (int k = 0; k < d; ++k) squared += component(w, k) * component(w, k);
+        const double density = exp(-squared / (2.0 * T));
+        return terminal_y ? density * fabs(terminal_y[i]) : density;
+    }
 };
 
 }  // namespace bsde

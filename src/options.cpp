@@ -86,7 +86,7 @@ po::options_description shared_options() {
         ("L", po::value<std::string>()->value_name("L"), "Gauss-Hermite points (default: the problem's)")
         ("picard", po::value<std::string>()->value_name("P"), "most Picard iterations per point and step (default 30)")
         ("picard-tol", po::value<std::string>()->value_name("TOL"),
-         "stop Picard when |change| <= TOL (s + |y|), s the terminal data's largest |y| (default 1e-15)")
+         "stop Picard when |change| <= TOL (s + |y|), s = E|g(W_T)| the terminal data's mean magnitude (default 1e-15)")
         ("strict", po::value<bool>()->implicit_value(true)->zero_tokens(),
          "a step where Picard ends above its tolerance is an error (exit code 3), not a warning "
          "(config file: strict = true)")
