@@ -50,9 +50,7 @@ public:
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
         check_problem_against_grid(problem, s_);
-        substeps_ = s_.startup == Startup::exact || K_ == 1 ? 0
-                    : s_.startup_substeps > 0 ? s_.startup_substeps
-                                              : static_cast<int>(std::ceil(1.0 / std::sqrt(time_.dt())));
+        substeps_ = static_cast<int>(startup_substeps(s_));
         const double needed_bytes = check_memory();
         const GaussHermiteRule rule = gauss_hermite(s_.L);
         std::vector<double> weights(rule.weights);
@@ -145,9 +143,9 @@ private:
         const auto estimate = [&](int N) {
             const int M = space_intervals(s_.Ky, s_.Kz, N, s_.T, s_.R, s_.grid_order);
             const double points = d == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
-            const double S = s_.startup == Startup::exact || K_ == 1 ? 0.0
-                             : s_.startup_substeps > 0            ? s_.startup_substeps
-                                                                  : std::ceil(1.0 / std::sqrt(s_.T / N));
+            SchemeSettings with_N = s_;
+            with_N.N = N;
+            const double S = startup_substeps(with_N);
             const double ring_values = (K_ + 1.0) * functions() * points * (1.0 + data_per_point);
             const double separable_values = separable() ? double(SeparableWorkspace::doubles(M)) : 0.0;
             return Estimate{sizeof(double) * (ring_values * (S > 0 ? 2.0 : 1.0) + separable_values) +

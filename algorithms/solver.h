@@ -92,6 +92,16 @@ void check_multistep_order(const std::string& name, int K);
 // N = 1024, T = 1.
 constexpr int max_startup_substeps = 10000;
 
+// Fine steps per time step of the settings' start-up: 0 where it has none (--startup exact, or K = 1), else
+// --startup-substeps or the automatic ceil(dt^(-1/2)) = ceil(sqrt(N / T)); a double, as the automatic count may pass
+// int's range (validate() refuses that).
+double startup_substeps(const SchemeSettings& settings);
+
+// A warning (empty if none) for a start-up that is most of a long run: its (K - 1) S fine steps more than ten times
+// the run's N - K + 1 steps, in a run of more than 1e11 node evaluations (some 30 minutes on one core), as a small T
+// makes it (S = ceil(sqrt(N / T)), on a grid whose dx = dt^((q+1)/4) shrinks with T too).
+std::string startup_warning(const SchemeSettings& settings, int dimension);
+
 // The most neighbouring grid points one call of the 1D fused pass takes (SchemeSettings::points_per_call).
 constexpr int max_points_per_call = 3;
 

@@ -201,4 +201,30 @@ BOOST_AUTO_TEST_CASE(non_finite_values_stop_the_run) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_long_startup_is_warned_of) {
+    BOOST_TEST_MESSAGE("ex2, K = 3, N = 16, T = 1e-4: S = ceil(sqrt(N / T)) = 400 substeps for K - 1 = 2 start-up "
+                       "steps, 800 fine steps, 57 times the run's N - K + 1 = 14, on dx = dt = 6.25e-6 (q = 3), "
+                       "M = 32 / dx = 5120000: warned of; the paper's runs (T = 1, N >= 16, K <= 6) are not");
+    SchemeSettings s;
+    s.Ky = s.Kz = 3;
+    s.N = 16;
+    s.T = 1e-4;
+    BOOST_CHECK_EQUAL(startup_substeps(s), 400.0);
+    const std::string warning = startup_warning(s, 1);
+    const std::string expected_parts[] = {"the start-up's 800 fine steps (2 steps of 400 substeps",
+                                          "57 times the run's 14 steps, on 5120001 grid points"};
+    for (const std::string& expected : expected_parts)
+        BOOST_CHECK_MESSAGE(warning.find(expected) != std::string::npos,
+                            "expected the warning to contain '" << expected << "', got '" << warning << "'");
+    s.startup_substeps = 4;  // 8 fine steps
+    BOOST_CHECK_MESSAGE(startup_warning(s, 1).empty(), "--startup-substeps 4: got '" << startup_warning(s, 1) << "'");
+    for (int K = 1; K <= 6; ++K) {
+        SchemeSettings paper;
+        paper.Ky = paper.Kz = K;
+        paper.N = 16;
+        BOOST_CHECK_MESSAGE(startup_warning(paper, 1).empty(), "K = " << K << ", N = 16, T = 1: got '"
+                                                                       << startup_warning(paper, 1) << "'");
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
