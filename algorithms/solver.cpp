@@ -161,6 +161,12 @@ void check_spline_options(const SchemeSettings& s, bool spline_given, bool splin
                 to_string(s.interpolation) + " computes no spline moments");
 }
 
+void check_startup_options(const SchemeSettings& s, bool substeps_given, int largest_K) {
+    require(!substeps_given || s.startup == Startup::multistep,
+            "--startup-substeps: only for --startup multistep (the exact start-up takes no substeps)");
+    require(!substeps_given || largest_K > 1, "--startup-substeps: only for K >= 2 (K = 1 needs no start-up layers)");
+}
+
 double startup_substeps(const SchemeSettings& s) {
     if (s.startup == Startup::exact || s.K() == 1) return 0.0;
     return s.startup_substeps > 0 ? s.startup_substeps : std::ceil(1.0 / std::sqrt(s.T / s.N));

@@ -119,6 +119,10 @@ inline const std::string allow_unstable_advice = "--allow-unstable runs it anywa
 // option or a bench key) for an interpolation that has none.
 void check_spline_options(const SchemeSettings& settings, bool spline_given, bool spline_solve_given);
 
+// Throws InputError where the start-up's substeps were given (an option or a bench key) for a run with no multistep
+// start-up: --startup exact, or largest_K = 1 (the run's K, or the largest of a study's list).
+void check_startup_options(const SchemeSettings& settings, bool substeps_given, int largest_K);
+
 // Seconds spent in the phases of the steps (start-up and backward), with SchemeSettings::time_phases.
 struct SweepPhaseSeconds {
     double expectation = 0;  // the fused expectation + Picard pass

@@ -483,11 +483,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         s.allow_unstable = true;
         s.startup = Startup::exact;
     }
-    if (vm.count("startup-substeps") && s.startup == Startup::exact)
-        throw InputError("--startup-substeps: only for --startup multistep (the exact start-up takes no substeps)");
     const int largest_K = std::max({s.Ky, s.Kz, *std::max_element(invocation.Ks.begin(), invocation.Ks.end())});
-    if (vm.count("startup-substeps") && largest_K == 1)
-        throw InputError("--startup-substeps: only for K >= 2 (K = 1 needs no start-up layers)");
+    check_startup_options(s, vm.count("startup-substeps") > 0, largest_K);
     if (study) {
         if (take(vm, "backends", name)) invocation.backends = parse_backend_list(name);
         take_out_folder(vm, invocation.out);
