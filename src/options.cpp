@@ -369,6 +369,18 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (vm.count("config")) {
         for (const auto& given : vm) origin.command_line.insert(given.first);
         read_config_file(vm["config"].as<std::string>(), shared, vm, origin);
+        // --K sets Ky and Kz, so on the command line it wins over the file's Ky and Kz (which win over the file's K),
+        // and the command line's Ky and Kz together leave the file's K nothing to set
+        const auto overrides = [&](const std::string& key) {
+            if (origin.command_line.count(key) || !vm.count(key)) return;
+            vm.erase(key);
+            origin.command_line.insert(key);  // as if the command line had set it: its line is not the run's
+        };
+        if (origin.command_line.count("K")) {
+            overrides("Ky");
+            overrides("Kz");
+        }
+        if (origin.command_line.count("Ky") && origin.command_line.count("Kz")) overrides("K");
         // The file's values that the command line overrides are checked all the same, each by itself: the names,
         // lists and numbers.
         for (const auto& [key, value] : origin.values) {
@@ -516,21 +528,33 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
 std::string ConfigLines::attribute(const std::string& message) const {
     const std::string file = "--config '" + path + "'";
     if (path.empty() || message.compare(0, file.size(), file) == 0) return message;
-    std::set<int> named;
-    // a value in quotes names no option (--output 'a--N.csv'); a quote opens after no letter or digit (not the
-    // apostrophe of "data's") and closes before none
-    const auto alphanumeric = [&](std::size_t i) {
-        return i < message.size() && std::isalnum(static_cast<unsigned char>(message[i]));
+    // The options the message names as --NAME, those of its subject (up to the first ": ", "--K 6, --N 256: ...") where
+    // it names any there (whether the file set them or not), else all (the kink's message names its causes in its
+    // advice). A value in quotes names none
+    // (--output 'a--N.csv'): a quote opens after no letter or digit (not the apostrophe of "data's") and closes before
+    // the end, ':', ',', ')' or " (" (so that a value may hold quotes: 'x'--N'). --K names Ky and Kz as well.
+    const auto closes = [&](std::size_t i) {
+        return i + 1 == message.size() || std::strchr(":,)", message[i + 1]) || message.compare(i + 1, 2, " (") == 0;
     };
-    bool quoted = false;
+    std::set<int> in_subject, in_message;
+    bool quoted = false, subject = true, subject_names_options = false;
     for (std::size_t i = 0; i < message.size(); ++i) {
-        if (message[i] == '\'' && (quoted ? !alphanumeric(i + 1) : i == 0 || !alphanumeric(i - 1))) quoted = !quoted;
-        if (quoted || message.compare(i, 2, "--") != 0) continue;
+        const bool opens = i == 0 || !std::isalnum(static_cast<unsigned char>(message[i - 1]));
+        if (message[i] == '\'' && (quoted ? closes(i) : opens)) quoted = !quoted;
+        if (quoted) continue;
+        if (message.compare(i, 2, ": ") == 0) subject = false;
+        if (message.compare(i, 2, "--") != 0) continue;
         const std::size_t end = std::min(message.find_first_not_of(option_name_characters, i + 2), message.size());
-        const auto line = lines.find(message.substr(i + 2, end - i - 2));
-        if (line != lines.end()) named.insert(line->second);
+        const std::string name = message.substr(i + 2, end - i - 2);
+        subject_names_options = subject_names_options || (subject && !name.empty());
+        for (const std::string& option : name == "K" ? std::vector<std::string>{"K", "Ky", "Kz"} : std::vector{name})
+            if (const auto line = lines.find(option); line != lines.end()) {
+                in_message.insert(line->second);
+                if (subject) in_subject.insert(line->second);
+            }
         i = end - 1;
     }
+    const std::set<int>& named = subject_names_options ? in_subject : in_message;
     if (named.empty()) return message;
     std::string where = file + (named.size() == 1 ? " line " : " lines ");
     for (const int line : named) where += (line == *named.begin() ? "" : ", ") + std::to_string(line);

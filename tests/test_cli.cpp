@@ -252,6 +252,12 @@ BOOST_AUTO_TEST_CASE(command_line_wins_over_config) {
     check_prints({"grid", "--K", "3", "--config", config}, "M  = 4096\n");
     check_prints({"grid", "--K", "3", "--config", config, "--N", "256"}, "M  = 8192\n");
     check_prints({"grid", "--N", "256", "--K", "3", "--config", config}, "M  = 8192\n");
+    // --K sets Ky and Kz: on the command line it wins over the file's Ky and Kz, as the command line's Ky and Kz over
+    // the file's K
+    const std::string orders = scratch.write("orders.ini", "Ky = 6\nKz = 6\n");
+    check_prints({"grid", "--config", orders, "--K", "2", "--N", "64"}, "Ky = 2, Kz = 2, N = 64");
+    const std::string order = scratch.write("order.ini", "K = 6\n");
+    check_prints({"grid", "--config", order, "--Ky", "2", "--Kz", "2", "--N", "64"}, "Ky = 2, Kz = 2, N = 64");
 }
 
 BOOST_AUTO_TEST_CASE(spline_solve_reaches_the_solve) {

@@ -200,7 +200,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", ini("range.ini", "N = 64\nK = 2\nR = 0\n")}, 2, "range.ini' line 3: --R 0: must be a finite number > 0"},
         {{"solve", "--config", ini("dimension.ini", "problem = ex1\ninterp = bicubic\n")}, 2, "dimension.ini' line 2: --interp bicubic: only for 2D problems"},
         {{"solve", "--config", ini("solve.ini", "problem = ex4\ninterp = bicubic\nspline-solve = tridiagonal\n")}, 2,
-         "solve.ini' lines 2, 3: --spline-solve: only for the spline interpolations"},
+         "solve.ini' line 3: --spline-solve: only for the spline interpolations"},
         {{"solve", "--config", ini("solve_value.ini", "spline-solve = thomas\n")}, 2,
          "solve_value.ini' line 1: --spline-solve 'thomas': allowed values are auto, tridiagonal, inverse-band"},
         {{"grid", "--config", ini("list.ini", "N = 128,256\n")}, 2, "list.ini' line 1: --N '128,256': one integer expected"},
@@ -211,6 +211,14 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
           "--K", "2"}, 2, "unstable_K.ini' lines 3, 4: --K 2, --N 16, --L 8: the scheme is unstable on this grid"},
         {{"solve", "--config", ini("kink.ini", "problem = ex3\nR = 4\nstrike = 200\n")}, 2,
          "kink.ini' lines 2, 3: the terminal data's kink at w = 3.41623590279973 lies outside [-R/2, R/2]"},
+        // --K names the file's Ky and Kz too; an option named only in the advice gets no line where the subject names
+        // one (--allow-unstable); a value may hold quotes
+        {{"solve", "--config", ini("orders.ini", "Ky = 6\nKz = 6\nN = 256\nL = 2\n")}, 2,
+         "orders.ini' lines 1, 2, 3, 4: --K 6, --N 256, --L 2: the scheme is unstable on this grid"},
+        {{"solve", "--config", ini("advice.ini", "allow-unstable = false\n"), "--K", "6", "--N", "256", "--L", "2"}, 2,
+         "error: --K 6, --N 256, --L 2: the scheme is unstable on this grid"},
+        {{"solve", "--config", ini("quote.ini", "N = 16\noutput = /nonexistent_dir/x'--N'.csv\n")}, 2,
+         "quote.ini' line 2: --output '/nonexistent_dir/x'--N'.csv': cannot write there"},
         // errors found after the parse, at the output file's opening; a name in quotes is no option ("--N.csv")
         {{"solve", "--config", ini("output.ini", "N = 16\noutput = /nonexistent_dir/y--N.csv\n")}, 2,
          "output.ini' line 2: --output '/nonexistent_dir/y--N.csv': cannot write there"},
