@@ -203,16 +203,26 @@ private:
 
     void fit(const LayerView& layer) { fitter_.fit(layer.values(0), layer.data(0), functions()); }
 
-    // PicardStop's scale: the terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude), or 1 where that is 0 (or
-    // not finite, which the first step's status check reports).
+    // PicardStop's scale: the terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude); where every term of it
+    // underflows (data that are 0 but far out, beyond |w| = 3.9 at T = 0.01), their largest |y|, which scales with
+    // them as well; 1 where the data are 0 (or not finite, which the first step's status check reports). Sets
+    // picard_scale_source_.
     double picard_scale(const LayerView& terminal) {
         const auto sum = [&](const double* values) {
             const auto terms = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
                                                                TerminalMagnitude<d>{grid_, s_.T, values});
             return context_.reduce(terms, points_, 0.0, Sum{});
         };
+        const auto usable = [](double scale) { return scale > 0.0 && std::isfinite(scale); };
         const double mean = sum(terminal.values(0)) / sum(nullptr);
-        return mean > 0.0 && std::isfinite(mean) ? mean : 1.0;
+        picard_scale_source_ = "E|g(W_T)|, the terminal data's mean magnitude";
+        if (usable(mean)) return mean;
+        const auto magnitudes = thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{});
+        const double largest = context_.reduce(magnitudes, points_, 0.0, Maximum{});
+        picard_scale_source_ = "the terminal data's largest |y|, where each term of E|g(W_T)| underflows";
+        if (usable(largest)) return largest;
+        picard_scale_source_ = "the terminal data being 0";
+        return 1.0;
     }
 
     // Layers N-1..N-K+1: the same scheme on the step h = dt / S from the terminal layer, its orders
@@ -486,8 +496,8 @@ private:
                            " after " + std::to_string(status.picard_iterations) + " iterations (--picard " +
                            std::to_string(s_.picard_iterations) + "), tolerance " +
                            format_number(s_.picard_tolerance) + " (" + format_number(picard_.scale, "%.4g") +
-                           " + |y|) (--picard-tol; " + format_number(picard_.scale, "%.4g") +
-                           " = E|g(W_T)|, the terminal data's mean magnitude)";
+                           " + |y|) (--picard-tol; " + format_number(picard_.scale, "%.4g") + " by " +
+                           picard_scale_source_ + ")";
         if (picard_unconverged_steps_ > 1)
             text += "; " + std::to_string(picard_unconverged_steps_) + " steps did not converge, largest remaining change " +
                     format_number(picard_unconverged_change_);
@@ -676,6 +686,7 @@ private:
     std::vector<double> step_times_;
     int steps_done_ = 0, steps_reduced_ = 0, steps_checked_ = 0;
     PicardStop picard_{s_.picard_iterations, s_.picard_tolerance, 1.0};  // its scale from the terminal layer (run)
+    std::string picard_scale_source_;  // what gave picard_.scale (picard_scale)
     int picard_most_ = 0;
     double picard_change_largest_ = 0.0;
     int picard_unconverged_steps_ = 0, picard_first_unconverged_ = -1;  // steps where Picard ended above tolerance

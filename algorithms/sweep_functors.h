@@ -120,7 +120,7 @@ struct CombineStepStatus {
 };
 
 // Picard's stopping rule: at most `iterations`, ending early once |change| <= tolerance (scale + |y|), where scale is
-// the terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude; 1 where it is 0). The test is the same in any units
+// the terminal data's mean magnitude E|g(W_T)| (BackwardSweep::picard_scale). The test is the same in any units
 // of y (y -> c y scales both sides), and where y crosses 0, or lies far below the problem's values (a price 1e-43 deep
 // out of the money, whose driver's terms cancel), it ends at a change of tolerance scale, above the rounding there.
 struct PicardStop {
@@ -573,6 +573,10 @@ struct Maximum {
 
 struct Sum {
     __host__ __device__ double operator()(double a, double b) const { return a + b; }
+};
+
+struct AbsoluteValue {
+    __host__ __device__ double operator()(double x) const { return fabs(x); }
 };
 
 // The terminal data's mean magnitude E|g(W_T)| over the grid, as sum_i |g_i| rho_i / sum_i rho_i with the density of
