@@ -52,6 +52,9 @@ public:
         check_problem_against_grid(problem, s_);
         substeps_ = static_cast<int>(startup_substeps(s_));
         const double needed_bytes = check_memory();
+        if (s_.warn_before_run)
+            if (const std::string long_startup = startup_warning(s_, d); !long_startup.empty())
+                s_.warn_before_run(long_startup);
         const GaussHermiteRule rule = gauss_hermite(s_.L);
         std::vector<double> weights(rule.weights);
         const double pi = 3.14159265358979323846;

@@ -32,6 +32,7 @@ using ProblemParameters = std::map<std::string, double>;
 
 // Called by the sweep now and then with the steps done and the steps in all (start-up included).
 using ProgressCallback = std::function<void(int steps_done, int steps_total)>;
+using WarningCallback = std::function<void(const std::string& warning)>;
 
 struct SchemeSettings {
     int Ky = 3, Kz = 3;          // multistep orders of y and z
@@ -58,6 +59,8 @@ struct SchemeSettings {
     // (ProblemInfo::driver_z_gradient, problems/registry.h).
     std::array<double, 2> driver_z_gradient{0.0, 0.0};
     ProgressCallback progress;   // optional
+    // optional: told a warning about the run before it starts, once its memory is known to fit (startup_warning)
+    WarningCallback warn_before_run;
     // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);
     // otherwise it is reported in SolveResult::picard_warning and the run goes on.
     bool picard_strict = false;

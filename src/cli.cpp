@@ -40,8 +40,9 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     std::unique_ptr<AtomicOutputFile> csv;
     if (!invocation.output.empty()) csv = std::make_unique<AtomicOutputFile>(invocation.output);
     SchemeSettings settings = invocation.settings;
-    const std::string long_startup = startup_warning(settings, find_problem(invocation.problem).dimension);
-    if (!long_startup.empty()) err << "bsde: warning: " << one_line(long_startup) << std::endl;  // before the run
+    settings.warn_before_run = [&err](const std::string& warning) {
+        err << "bsde: warning: " << one_line(warning) << std::endl;  // flushed: the run may be long
+    };
     ProgressLine progress(show_progress);  // erased before the report, or an error, is printed
     settings.progress = progress.for_solve("solve " + invocation.problem + " K = " + std::to_string(settings.K()) +
                                            ", N = " + std::to_string(settings.N) + " on " + to_string(backend));

@@ -421,6 +421,9 @@ BOOST_AUTO_TEST_CASE(run_larger_than_free_memory_names_the_largest_N) {
     {
         ScopedEnv nothing_free("BSDE_TEST_FREE_BYTES", "1000");
         check_bad_input({with_N(16), 2, "not even N = K + 1 = 4 fits"});
+        // a run whose long start-up would be warned of is refused first, with the one error line
+        check_bad_input(
+            {{"solve", "--T", "1e-4", "--N", "16", "--backend", "serial"}, 2, "not even N = K + 1 = 4 fits"});
     }
 }
 
