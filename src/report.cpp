@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -235,6 +236,49 @@ std::string temporary_pattern(const std::string& target, std::string& folder) {
     return (path.parent_path() / name.substr(0, std::min(name.size(), room))).string() + suffix;
 }
 
+// The temporary files being written, which a signal that ends the run (SIGINT, SIGTERM, SIGHUP: Ctrl-C, a time limit, a
+// closed terminal) removes before its default action, so that a stopped run leaves none behind. The handler makes only
+// async-signal-safe calls (unlink, sigaction, raise) on fixed copies of the paths; a signal the process ignores (nohup)
+// stays ignored.
+constexpr int max_temporaries = 16;
+constexpr std::size_t max_temporary_path = 4096;
+char temporary_paths[max_temporaries][max_temporary_path];
+volatile sig_atomic_t temporary_in_use[max_temporaries];
+
+extern "C" void remove_temporaries_then_stop(int signal_number) {
+    for (int k = 0; k < max_temporaries; ++k)
+        if (temporary_in_use[k]) ::unlink(temporary_paths[k]);
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    ::sigaction(signal_number, &default_action, nullptr);
+    ::raise(signal_number);
+}
+
+// The slot of a temporary file the handler removes, or -1 where none is free (more than 16 files at once, or a
+// longer path): that file is then left by a signal, as before.
+int register_temporary(const std::string& path) {
+    static const bool installed = [] {
+        for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+            struct sigaction current {};
+            if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
+            struct sigaction removing {};
+            removing.sa_handler = remove_temporaries_then_stop;
+            sigemptyset(&removing.sa_mask);
+            ::sigaction(signal_number, &removing, nullptr);
+        }
+        return true;
+    }();
+    static_cast<void>(installed);
+    if (path.size() >= max_temporary_path) return -1;
+    for (int k = 0; k < max_temporaries; ++k)
+        if (!temporary_in_use[k]) {
+            std::memcpy(temporary_paths[k], path.c_str(), path.size() + 1);
+            temporary_in_use[k] = 1;
+            return k;
+        }
+    return -1;
+}
+
 // The permissions a new file gets from open(): 0666 less the umask.
 unsigned new_file_mode() {
     const mode_t mask = ::umask(0);
@@ -269,6 +313,7 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path, const std::string& o
                          std::strerror(errno) + ")");
     ::close(descriptor);
     temporary_ = temporary;
+    signal_slot_ = register_temporary(temporary_);
     file_.open(temporary_);
     if (!file_) throw InputError(where_ + "cannot write there");
 }
@@ -278,6 +323,7 @@ AtomicOutputFile::~AtomicOutputFile() {
         file_.close();
         if (!temporary_.empty()) std::remove(temporary_.c_str());
     }
+    if (signal_slot_ >= 0) temporary_in_use[signal_slot_] = 0;  // renamed or removed
 }
 
 OutputFolder::OutputFolder(const std::string& path) : path_(path) {

@@ -44,6 +44,7 @@ private:
     std::string target_;    // the file that is replaced: the path with its links followed
     std::string temporary_;  // a new file beside the target; empty when writing directly
     unsigned mode_ = 0;     // the permissions the target gets: the replaced file's, else as umask leaves them
+    int signal_slot_ = -1;  // the temporary's slot among those a signal removes (report.cpp), -1: none
     std::ofstream file_;
     bool committed_ = false;
 };

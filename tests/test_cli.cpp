@@ -2,7 +2,9 @@
 // all-or-nothing --output file.
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -401,6 +403,32 @@ BOOST_AUTO_TEST_CASE(output_takes_long_names_and_names_a_folder_without_new_file
                        proc.err.find(prefix + " (Permission denied)") == 0;
     BOOST_CHECK_MESSAGE(proc.code == 2 && named, "expected exit code 2 and '" << prefix << "' with the folder or the "
                                                  "permission, got " << proc.code << ", '" << proc.err << "'");
+}
+
+BOOST_AUTO_TEST_CASE(a_run_stopped_by_a_signal_leaves_no_temporary_file) {
+    BOOST_TEST_MESSAGE("SIGTERM to a solve writing --output (in a child process: ex1, K = 3, N = 20000 on serial, hours "
+                       "long) once its temporary FILE.partial.XXXXXX exists: the file is removed and the child ends by "
+                       "the signal");
+    ScratchDir scratch("cli");
+    const std::string csv = scratch.path("stopped.csv");
+    const pid_t child = ::fork();
+    BOOST_REQUIRE_MESSAGE(child >= 0, "fork failed");
+    if (child == 0) {
+        std::ostringstream out, err;
+        ::_exit(bsde::run_cli({"solve", "--problem", "ex1", "--K", "3", "--N", "20000", "--backend", "serial",
+                               "--output", csv},
+                              out, err));
+    }
+    for (int waited = 0; waited < 600 && scratch.names().empty(); ++waited) ::usleep(100000);  // at most 60 s
+    const std::vector<std::string> while_running = scratch.names();
+    ::kill(child, SIGTERM);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    BOOST_CHECK_MESSAGE(while_running.size() == 1 && while_running.front().rfind("stopped.csv.partial.", 0) == 0,
+                        "expected the temporary file while the child ran, got " << listed(while_running));
+    BOOST_CHECK_MESSAGE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+                        "expected the child to end by SIGTERM, got status " << status);
+    BOOST_CHECK_MESSAGE(scratch.names().empty(), "expected no file left, got " << listed(scratch.names()));
 }
 
 BOOST_AUTO_TEST_CASE(exchange_option_reports_its_deltas) {
