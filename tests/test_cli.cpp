@@ -406,9 +406,9 @@ BOOST_AUTO_TEST_CASE(output_takes_long_names_and_names_a_folder_without_new_file
 }
 
 BOOST_AUTO_TEST_CASE(a_run_stopped_by_a_signal_leaves_no_temporary_file) {
-    BOOST_TEST_MESSAGE("SIGTERM to a solve writing --output (in a child process: ex1, K = 3, N = 20000 on serial, hours "
-                       "long) once its temporary FILE.partial.XXXXXX exists: the file is removed and the child ends by "
-                       "the signal");
+    BOOST_TEST_MESSAGE("SIGTERM to a solve writing --output (in a child process: ex1, K = 3, N = 20000 on serial, "
+                       "hours long) once its temporary FILE.partial.XXXXXX exists: the file is removed and the child "
+                       "ends by the signal");
     ScratchDir scratch("cli");
     const std::string csv = scratch.path("stopped.csv");
     const pid_t child = ::fork();
