@@ -66,49 +66,43 @@ BOOST_AUTO_TEST_CASE(call_converges_at_the_schemes_orders) {
 }
 
 BOOST_AUTO_TEST_CASE(the_solve_is_the_same_in_any_units) {
-    BOOST_TEST_MESSAGE("bs-call, K = 3, N = 32, T = 0.33 with S0 = strike = 100 and 1e-14: the problem is homogeneous, "
-                       "y(c S0, c strike) = c y, and so is the scheme with Picard's tolerance (s + |y|), s the terminal "
-                       "data's largest |y|: y_0 / S0 and z_0 / S0 agree within 1e-12 on each backend (with (1 + |y|) "
-                       "they were 1.3e-5 apart)");
-    for (Backend backend : available_backends()) {
-        SolveResult unit[2];
-        const double S0[2] = {100.0, 1e-14};
-        for (int i = 0; i < 2; ++i) {
-            SchemeSettings s;
-            s.Ky = s.Kz = 3;
-            s.N = 32;
-            s.T = 0.33;
-            s.problem_parameters = {{"S0", S0[i]}, {"strike", S0[i]}};
-            unit[i] = backend_ops(backend).solve("bs-call", s);
+    BOOST_TEST_MESSAGE("the options are homogeneous, y(c S0, c strike) = c y, and so is the scheme with Picard's "
+                       "tolerance (s + |y|), s = E|g(W_T)| the terminal data's mean magnitude: on each backend, "
+                       "bs-call, K = 3, N = 32, T = 0.33 with S0 = strike = 100 and 1e-14: y_0 / S0 and z_0 / S0 agree "
+                       "within 1e-12 (with (1 + |y|) they were 1.3e-5 apart); bs-put, strike = 0.4 S0, T = 0.01, "
+                       "R = 10, K = 3, N = 16, L = 16, a payoff that is 0 but beyond w = ln(0.4) / 0.2 = -4.58, where "
+                       "every term of E|g(W_T)| (density e^(-w^2 / 0.02)) underflows and s is the payoff's largest "
+                       "value: S0 = 1 and 1e-12 give the same largest error over |w| <= R/2 relative to S0, within "
+                       "1e-6 (with s = 1 they were 5.8x apart)");
+    struct Value {
+        std::string name;
+        double (*of)(const SolveResult&);
+    };
+    struct Scaling {
+        std::string problem;
+        SchemeSettings settings;
+        double strike_per_spot, spot, tiny_spot, tolerance;
+        std::vector<Value> values;
+    };
+    const Scaling scalings[] = {
+        {"bs-call", settings(3, 32, 32, 16.0, 0.33), 1.0, 100.0, 1e-14, 1e-12,
+         {{"y_0", [](const SolveResult& r) { return r.y0; }}, {"z_0", [](const SolveResult& r) { return r.z0[0]; }}}},
+        {"bs-put", settings(3, 16, 16, 10.0, 0.01), 0.4, 1.0, 1e-12, 1e-6,
+         {{"largest y error over |w| <= R/2", [](const SolveResult& r) { return r.max_y_error_inner; }}}},
+    };
+    for (const Scaling& c : scalings)
+        for (Backend backend : available_backends()) {
+            SolveResult at[2];
+            const double spots[2] = {c.spot, c.tiny_spot};
+            for (int k = 0; k < 2; ++k) {
+                SchemeSettings s = c.settings;
+                s.problem_parameters = {{"S0", spots[k]}, {"strike", c.strike_per_spot * spots[k]}};
+                at[k] = backend_ops(backend).solve(c.problem, s);
+            }
+            for (const Value& v : c.values)
+                check_close(c.problem + ": " + v.name + " / S0 on " + to_string(backend), v.of(at[0]) / spots[0],
+                            v.of(at[1]) / spots[1], c.tolerance, v.of(at[0]) / spots[0]);
         }
-        const std::string on = " on " + to_string(backend);
-        check_close("y_0 / S0" + on, unit[0].y0 / S0[0], unit[1].y0 / S0[1], 1e-12, unit[0].y0 / S0[0]);
-        check_close("z_0 / S0" + on, unit[0].z0[0] / S0[0], unit[1].z0[0] / S0[1], 1e-12, unit[0].z0[0] / S0[0]);
-    }
-}
-
-BOOST_AUTO_TEST_CASE(the_solve_is_the_same_in_any_units_where_the_mean_payoff_underflows) {
-    BOOST_TEST_MESSAGE("bs-put, strike = 0.4 S0, T = 0.01, R = 10, K = 3, N = 16, L = 16: the payoff is 0 but beyond "
-                       "w = ln(0.4) / 0.2 = -4.58, where every term of E|g(W_T)| (density e^(-w^2 / 0.02)) underflows; "
-                       "Picard's scale is then the payoff's largest value, so S0 = 1 and 1e-12 give the same largest "
-                       "error over |w| <= R/2 relative to S0, within 1e-6 (with the scale 1 they were 5.8x apart)");
-    for (Backend backend : available_backends()) {
-        SolveResult unit[2];
-        const double S0[2] = {1.0, 1e-12};
-        for (int i = 0; i < 2; ++i) {
-            SchemeSettings s;
-            s.Ky = s.Kz = 3;
-            s.N = 16;
-            s.T = 0.01;
-            s.R = 10;
-            s.L = 16;
-            s.problem_parameters = {{"S0", S0[i]}, {"strike", 0.4 * S0[i]}};
-            unit[i] = backend_ops(backend).solve("bs-put", s);
-        }
-        check_close("largest y error over |w| <= R/2, over S0, on " + to_string(backend),
-                    unit[0].max_y_error_inner / S0[0], unit[1].max_y_error_inner / S0[1], 1e-6,
-                    unit[0].max_y_error_inner / S0[0]);
-    }
 }
 
 BOOST_AUTO_TEST_CASE(without_smoothing_the_order_drops) {

@@ -25,18 +25,6 @@ namespace {
 
 const double pi = 3.14159265358979323846;
 
-SchemeSettings settings(int K, int N, int L, double R, double T = 1.0,
-                        InterpolationKind interpolation = InterpolationKind::spline) {
-    SchemeSettings s;
-    s.Ky = s.Kz = K;
-    s.N = N;
-    s.L = L;
-    s.R = R;
-    s.T = T;
-    s.interpolation = interpolation;
-    return s;
-}
-
 // sum_l omega_l s(w_c + sqrt(2 j dt) a_l) for the code's 1D interpolant s of the grid values v_i = cos(theta i),
 // at the centre point c: the spline's moments by the serial tridiagonal solve (not-a-knot), the Hermite cubic's
 // slopes by FourthOrderSlopes.

@@ -123,6 +123,19 @@ inline double observed_order(double error_coarse, double error_fine) {
     return bsde::observed_order(error_coarse, 1, error_fine, 2);
 }
 
+// Ky = Kz = K, N, L, R, T and the interpolation; the rest SchemeSettings' defaults.
+inline SchemeSettings settings(int K, int N, int L, double R, double T = 1.0,
+                               InterpolationKind interpolation = InterpolationKind::spline) {
+    SchemeSettings s;
+    s.Ky = s.Kz = K;
+    s.N = N;
+    s.L = L;
+    s.R = R;
+    s.T = T;
+    s.interpolation = interpolation;
+    return s;
+}
+
 inline SolveResult solve(const std::string& problem, int Ky, int Kz, int N, Backend backend = Backend::omp,
                   Startup startup = Startup::multistep, int grid_order = 0, Smoothing smoothing = Smoothing::kreiss4,
                   InterpolationKind interpolation = InterpolationKind::spline) {
