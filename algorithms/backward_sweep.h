@@ -146,9 +146,7 @@ private:
         const auto estimate = [&](int N) {
             const int M = space_intervals(s_.Ky, s_.Kz, N, s_.T, s_.R, s_.grid_order);
             const double points = d == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
-            SchemeSettings with_N = s_;
-            with_N.N = N;
-            const double S = startup_substeps(with_N);
+            const double S = startup_substeps(s_, N);
             const double ring_values = (K_ + 1.0) * functions() * points * (1.0 + data_per_point);
             const double separable_values = separable() ? double(SeparableWorkspace::doubles(M)) : 0.0;
             return Estimate{sizeof(double) * (ring_values * (S > 0 ? 2.0 : 1.0) + separable_values) +

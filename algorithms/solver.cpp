@@ -167,22 +167,33 @@ void check_startup_options(const SchemeSettings& s, bool substeps_given, int lar
     require(!substeps_given || largest_K > 1, "--startup-substeps: only for K >= 2 (K = 1 needs no start-up layers)");
 }
 
-double startup_substeps(const SchemeSettings& s) {
+double startup_substeps(const SchemeSettings& s, int N) {
     if (s.startup == Startup::exact || s.K() == 1) return 0.0;
-    return s.startup_substeps > 0 ? s.startup_substeps : std::ceil(1.0 / std::sqrt(s.T / s.N));
+    return s.startup_substeps > 0 ? s.startup_substeps : std::ceil(1.0 / std::sqrt(s.T / N));
+}
+
+long long layer_reads(int K, int N, int substeps) {
+    const long long fine = static_cast<long long>(K - 1) * substeps;  // sum_{j <= fine} min(j, K)
+    const long long ramp = std::min<long long>(fine, K);
+    return static_cast<long long>(N - K + 1) * K + ramp * (ramp + 1) / 2 + (fine - ramp) * K;
+}
+
+double node_evaluations(int dimension, int M, int L, int K, int N, int substeps) {
+    return std::pow(M + 1.0, dimension) * std::pow(double(L), dimension) * double(layer_reads(K, N, substeps));
 }
 
 std::string startup_warning(const SchemeSettings& s, int dimension) {
     const int K = s.K();
     const double S = startup_substeps(s), fine_steps = (K - 1) * S, steps = s.N - K + 1;
-    const double points = std::pow(space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order) + 1.0, dimension);
-    const double node_evaluations = (fine_steps + steps) * K * points * std::pow(double(s.L), dimension);
-    if (!(fine_steps > 10 * steps && node_evaluations > 1e11)) return "";
+    const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
+    const double points = std::pow(M + 1.0, dimension);
+    const double evaluations = node_evaluations(dimension, M, s.L, K, s.N, static_cast<int>(S));
+    if (!(fine_steps > 10 * steps && evaluations > 1e11)) return "";
     const std::string substeps = s.startup_substeps > 0 ? "--startup-substeps" : "ceil(sqrt(N / T))";
     return "the start-up's " + format_number(fine_steps) + " fine steps (" + std::to_string(K - 1) + " steps of " +
            format_number(S) + " substeps, " + substeps + ") are " + format_number(fine_steps / steps, "%.0f") +
            " times the run's " + format_number(steps) + " steps, on " + format_number(points) + " grid points: about " +
-           format_number(node_evaluations, "%.1e") + " node evaluations (ex2 K = 6 makes some 6e7 a second on one "
+           format_number(evaluations, "%.1e") + " node evaluations (ex2 K = 6 makes some 6e7 a second on one "
            "core of an H100 host, 7e8 on 16); --startup-substeps sets fewer substeps, a smaller --R fewer points "
            "(R = " +
            format_number(s.R) + " is " + format_number(s.R / std::sqrt(s.T), "%.0f") + " sqrt(T))";

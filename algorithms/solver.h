@@ -95,10 +95,17 @@ void check_multistep_order(const std::string& name, int K);
 // N = 1024, T = 1.
 constexpr int max_startup_substeps = 10000;
 
-// Fine steps per time step of the settings' start-up: 0 where it has none (--startup exact, or K = 1), else
-// --startup-substeps or the automatic ceil(dt^(-1/2)) = ceil(sqrt(N / T)); a double, as the automatic count may pass
-// int's range (validate() refuses that).
-double startup_substeps(const SchemeSettings& settings);
+// Fine steps per time step of the settings' start-up with N steps: 0 where it has none (--startup exact, or K = 1),
+// else --startup-substeps or the automatic ceil(dt^(-1/2)) = ceil(sqrt(N / T)); a double, as the automatic count may
+// pass int's range (validate() refuses that).
+double startup_substeps(const SchemeSettings& settings, int N);
+inline double startup_substeps(const SchemeSettings& settings) { return startup_substeps(settings, settings.N); }
+
+// Stored layers read in all: the start-up's j-th fine step reads min(j, K), every later step K.
+long long layer_reads(int K, int N, int substeps);
+// Quadrature-node evaluations of a solve: (M+1)^d points x L^d nodes per layer read x layer_reads. The
+// finer rule of a kinked terminal layer (options) is counted as L^d nodes.
+double node_evaluations(int dimension, int M, int L, int K, int N, int substeps);
 
 // A warning (empty if none) for a start-up that is most of a long run: its (K - 1) S fine steps more than ten times
 // the run's N - K + 1 steps, in a run of more than 1e11 node evaluations (some 30 minutes on one core), as a small T

@@ -234,16 +234,6 @@ NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind 
 
 long long bench_steps(int K, int N, int substeps) { return static_cast<long long>(K - 1) * substeps + (N - K + 1); }
 
-long long layer_reads(int K, int N, int substeps) {
-    long long reads = static_cast<long long>(N - K + 1) * K;
-    for (long long j = 1; j <= static_cast<long long>(K - 1) * substeps; ++j) reads += std::min<long long>(j, K);
-    return reads;
-}
-
-double node_evaluations(int dimension, int M, int L, int K, int N, int substeps) {
-    return std::pow(M + 1.0, dimension) * std::pow(double(L), dimension) * double(layer_reads(K, N, substeps));
-}
-
 double separable_layer_flops(int M, int L) {
     return (M + 1.0) * (M + 3.0) * (34.0 * L + 18.0) + (M + 1.0) * (M + 1.0) * (37.0 * L + 5.0);
 }

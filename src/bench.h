@@ -69,13 +69,9 @@ struct NodeCost {
 NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation,
                    double staged_sums_per_node = 0);
 
-// Steps of a solve: (K-1) S start-up steps (S = substeps, 0 for the exact start-up) and N - K + 1 more.
+// Steps of a solve: (K-1) S start-up steps (S = substeps, 0 for the exact start-up) and N - K + 1 more. (Its layer
+// reads and node evaluations: layer_reads, node_evaluations in algorithms/solver.h.)
 long long bench_steps(int K, int N, int substeps);
-// Stored layers read in all: the start-up's j-th fine step reads min(j, K), every later step K.
-long long layer_reads(int K, int N, int substeps);
-// Quadrature-node evaluations of a solve: (M+1)^d points x L^d nodes per layer read x layer_reads. The
-// finer rule of a kinked terminal layer (options) is counted as L^d nodes.
-double node_evaluations(int dimension, int M, int L, int K, int N, int substeps);
 
 // The flops of the separable pass (2D, an affine driver; separable_pass.h) for one layer it reads, counted as
 // node_cost counts (what depends on the grid, the layer or the node alone is not counted):
