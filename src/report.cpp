@@ -236,47 +236,57 @@ std::string temporary_pattern(const std::string& target, std::string& folder) {
     return (path.parent_path() / name.substr(0, std::min(name.size(), room))).string() + suffix;
 }
 
-// The temporary files being written, which a signal that ends the run (SIGINT, SIGTERM, SIGHUP: Ctrl-C, a time limit, a
-// closed terminal) removes before its default action, so that a stopped run leaves none behind. The handler makes only
-// async-signal-safe calls (unlink, sigaction, raise) on fixed copies of the paths; a signal the process ignores (nohup)
-// stays ignored.
-constexpr int max_temporaries = 16;
-constexpr std::size_t max_temporary_path = 4096;
-char temporary_paths[max_temporaries][max_temporary_path];
-volatile sig_atomic_t temporary_in_use[max_temporaries];
+// What a signal that ends the run (SIGINT, SIGTERM, SIGHUP: Ctrl-C, a time limit, a closed terminal) removes before
+// its default action, so that a stopped run leaves nothing of its own behind: the temporary files being written, then
+// the folders the run created (--out), each only if empty (rmdir leaves a folder that holds files). The handler makes
+// only async-signal-safe calls (unlink, rmdir, sigaction, raise) on fixed copies of the paths; a signal the process
+// ignores (nohup) stays ignored.
+constexpr int max_removals = 32;
+constexpr std::size_t max_removal_path = 4096;
+enum RemovalKind : sig_atomic_t { no_removal = 0, temporary_file, created_folder };
+char removal_paths[max_removals][max_removal_path];
+volatile sig_atomic_t removal_kinds[max_removals];
 
-extern "C" void remove_temporaries_then_stop(int signal_number) {
-    for (int k = 0; k < max_temporaries; ++k)
-        if (temporary_in_use[k]) ::unlink(temporary_paths[k]);
+extern "C" void remove_own_paths_then_stop(int signal_number) {
+    for (int k = 0; k < max_removals; ++k)
+        if (removal_kinds[k] == temporary_file) ::unlink(removal_paths[k]);
+    // a folder's slot precedes its parents' (OutputFolder registers the deepest first, each in the lowest free slot)
+    for (int k = 0; k < max_removals; ++k)
+        if (removal_kinds[k] == created_folder) ::rmdir(removal_paths[k]);
     struct sigaction default_action {};
     default_action.sa_handler = SIG_DFL;
     ::sigaction(signal_number, &default_action, nullptr);
     ::raise(signal_number);
 }
 
-// The slot of a temporary file the handler removes, or -1 where none is free (more than 16 files at once, or a
-// longer path): that file is then left by a signal, as before.
-int register_temporary(const std::string& path) {
+// The slot of a path the handler removes, or -1 where none is free (more than 32 at once, or a longer path): that
+// path is then left by a signal.
+int register_removal(const std::string& path, RemovalKind kind) {
     static const bool installed = [] {
         for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
             struct sigaction current {};
             if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
             struct sigaction removing {};
-            removing.sa_handler = remove_temporaries_then_stop;
+            removing.sa_handler = remove_own_paths_then_stop;
             sigemptyset(&removing.sa_mask);
             ::sigaction(signal_number, &removing, nullptr);
         }
         return true;
     }();
     static_cast<void>(installed);
-    if (path.size() >= max_temporary_path) return -1;
-    for (int k = 0; k < max_temporaries; ++k)
-        if (!temporary_in_use[k]) {
-            std::memcpy(temporary_paths[k], path.c_str(), path.size() + 1);
-            temporary_in_use[k] = 1;
+    if (path.size() >= max_removal_path) return -1;
+    for (int k = 0; k < max_removals; ++k)
+        if (removal_kinds[k] == no_removal) {
+            std::memcpy(removal_paths[k], path.c_str(), path.size() + 1);
+            removal_kinds[k] = kind;
             return k;
         }
     return -1;
+}
+
+// The path of `slot` is no longer the handler's: renamed into place, removed, or kept.
+void release_removal(int slot) {
+    if (slot >= 0) removal_kinds[slot] = no_removal;
 }
 
 // The permissions a new file gets from open(): 0666 less the umask.
@@ -313,7 +323,7 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path, const std::string& o
                          std::strerror(errno) + ")");
     ::close(descriptor);
     temporary_ = temporary;
-    signal_slot_ = register_temporary(temporary_);
+    signal_slot_ = register_removal(temporary_, temporary_file);
     file_.open(temporary_);
     if (!file_) throw InputError(where_ + "cannot write there");
 }
@@ -323,7 +333,7 @@ AtomicOutputFile::~AtomicOutputFile() {
         file_.close();
         if (!temporary_.empty()) std::remove(temporary_.c_str());
     }
-    if (signal_slot_ >= 0) temporary_in_use[signal_slot_] = 0;  // renamed or removed
+    release_removal(signal_slot_);
 }
 
 OutputFolder::OutputFolder(const std::string& path) : path_(path) {
@@ -333,6 +343,8 @@ OutputFolder::OutputFolder(const std::string& path) : path_(path) {
         if (p.has_filename()) created_.push_back(p);
         if (p == p.parent_path()) break;
     }
+    // registered before they exist, so that a signal at any time after their creation removes them
+    for (const std::filesystem::path& p : created_) signal_slots_.push_back(register_removal(p.string(), created_folder));
     std::filesystem::create_directories(path, error);
     if (error) {
         remove_empty_created();
@@ -340,7 +352,10 @@ OutputFolder::OutputFolder(const std::string& path) : path_(path) {
     }
 }
 
-OutputFolder::~OutputFolder() { remove_empty_created(); }
+OutputFolder::~OutputFolder() {
+    remove_empty_created();
+    for (const int slot : signal_slots_) release_removal(slot);
+}
 
 void OutputFolder::remove_empty_created() const {
     std::error_code error;  // a folder that holds files is not empty and stays

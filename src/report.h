@@ -44,7 +44,7 @@ private:
     std::string target_;    // the file that is replaced: the path with its links followed
     std::string temporary_;  // a new file beside the target; empty when writing directly
     unsigned mode_ = 0;     // the permissions the target gets: the replaced file's, else as umask leaves them
-    int signal_slot_ = -1;  // the temporary's slot among those a signal removes (report.cpp), -1: none
+    int signal_slot_ = -1;  // the temporary's slot among the paths a signal removes (report.cpp), -1: none
     std::ofstream file_;
     bool committed_ = false;
 };
@@ -55,8 +55,8 @@ void commit_together(std::initializer_list<AtomicOutputFile*> files);
 
 // The --out folder of bsde study and bsde bench: created with its missing parents before any work, so that an
 // unwritable path fails at once, and its files opened there. The folders it created are removed again when it goes
-// out of scope still empty: a run that fails before committing a file leaves nothing behind. Declare it before its
-// files, so that they are removed first.
+// out of scope still empty, or when a signal stops the run: a run that fails or stops before committing a file leaves
+// nothing behind. Declare it before its files, so that they are removed first.
 class OutputFolder {
 public:
     explicit OutputFolder(const std::string& path);  // throws InputError when it cannot be created
@@ -69,6 +69,7 @@ private:
     void remove_empty_created() const;
     std::string path_;
     std::vector<std::filesystem::path> created_;  // the deepest first
+    std::vector<int> signal_slots_;               // theirs among the paths a signal removes if empty (report.cpp)
 };
 
 void write_solution_csv(std::ostream& out, const SolveResult& result);

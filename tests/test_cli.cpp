@@ -405,30 +405,41 @@ BOOST_AUTO_TEST_CASE(output_takes_long_names_and_names_a_folder_without_new_file
                                                  "permission, got " << proc.code << ", '" << proc.err << "'");
 }
 
-BOOST_AUTO_TEST_CASE(a_run_stopped_by_a_signal_leaves_no_temporary_file) {
-    BOOST_TEST_MESSAGE("SIGTERM to a solve writing --output (in a child process: ex1, K = 3, N = 20000 on serial, "
-                       "hours long) once its temporary FILE.partial.XXXXXX exists: the file is removed and the child "
-                       "ends by the signal");
-    ScratchDir scratch("cli");
-    const std::string csv = scratch.path("stopped.csv");
-    const pid_t child = ::fork();
-    BOOST_REQUIRE_MESSAGE(child >= 0, "fork failed");
-    if (child == 0) {
-        std::ostringstream out, err;
-        ::_exit(bsde::run_cli({"solve", "--problem", "ex1", "--K", "3", "--N", "20000", "--backend", "serial",
-                               "--output", csv},
-                              out, err));
+BOOST_AUTO_TEST_CASE(a_run_stopped_by_a_signal_leaves_nothing_of_its_own) {
+    BOOST_TEST_MESSAGE("SIGTERM to a run (in a child process, hours long: ex1, K = 3, N = 20000 on serial) once what it "
+                       "writes exists: a solve's temporary --output FILE.partial.XXXXXX, a study's new --out folder and "
+                       "its new parent; each is removed and the child ends by the signal");
+    struct Case {
+        std::vector<std::string> command;  // the output's path is appended
+        std::string output, first_entry;   // the output relative to the scratch folder; the entry it makes there
+    };
+    const std::vector<std::string> hours_long{"--problem", "ex1", "--K", "3", "--N", "20000"};
+    const Case cases[]{{{"solve", "--backend", "serial", "--output"}, "stopped.csv", "stopped.csv.partial."},
+                       {{"study", "--backends", "serial", "--out"}, "new/deeper", "new"}};
+    for (const Case& c : cases) {
+        ScratchDir scratch("cli");
+        std::vector<std::string> arguments = c.command;
+        arguments.push_back(scratch.path(c.output));
+        arguments.insert(arguments.begin() + 1, hours_long.begin(), hours_long.end());
+        const pid_t child = ::fork();
+        BOOST_REQUIRE_MESSAGE(child >= 0, "fork failed");
+        if (child == 0) {
+            std::ostringstream out, err;
+            ::_exit(bsde::run_cli(arguments, out, err));
+        }
+        for (int waited = 0; waited < 600 && scratch.names().empty(); ++waited) ::usleep(100000);  // at most 60 s
+        const std::vector<std::string> while_running = scratch.names();
+        ::kill(child, SIGTERM);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        BOOST_CHECK_MESSAGE(while_running.size() == 1 && while_running.front().rfind(c.first_entry, 0) == 0,
+                            c.command.front() << ": expected " << c.first_entry << "... while the child ran, got "
+                                              << listed(while_running));
+        BOOST_CHECK_MESSAGE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+                            c.command.front() << ": expected the child to end by SIGTERM, got status " << status);
+        BOOST_CHECK_MESSAGE(scratch.names().empty(),
+                            c.command.front() << ": expected nothing left, got " << listed(scratch.names()));
     }
-    for (int waited = 0; waited < 600 && scratch.names().empty(); ++waited) ::usleep(100000);  // at most 60 s
-    const std::vector<std::string> while_running = scratch.names();
-    ::kill(child, SIGTERM);
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    BOOST_CHECK_MESSAGE(while_running.size() == 1 && while_running.front().rfind("stopped.csv.partial.", 0) == 0,
-                        "expected the temporary file while the child ran, got " << listed(while_running));
-    BOOST_CHECK_MESSAGE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
-                        "expected the child to end by SIGTERM, got status " << status);
-    BOOST_CHECK_MESSAGE(scratch.names().empty(), "expected no file left, got " << listed(scratch.names()));
 }
 
 BOOST_AUTO_TEST_CASE(exchange_option_reports_its_deltas) {
