@@ -1,5 +1,5 @@
 // Error types shared by every layer. Each carries the process exit code the CLI uses:
-// 2 bad input, 3 numerical failure, 4 device or library failure.
+// 2 bad input, 3 numerical failure, 4 device or library failure, 5 a defect of the problems' definitions.
 #pragma once
 #include <cstdio>
 #include <stdexcept>
@@ -40,6 +40,12 @@ struct NumericalError : Error {
 
 struct DeviceError : Error {
     explicit DeviceError(const std::string& message) : Error(message, 4) {}
+};
+
+// Problems defined against the rules of problems/problem_list.h (two problems called alike, a parameter named as an
+// option of bsde or read without being declared): a defect of this build, not of its input.
+struct DefinitionError : Error {
+    explicit DefinitionError(const std::string& message) : Error(message, 5) {}
 };
 
 }  // namespace bsde

@@ -3,7 +3,6 @@
 #include <array>
 #include <cmath>
 #include <initializer_list>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -65,7 +64,8 @@ double parameter_value(const ProblemParameters& given, const std::string& name) 
     if (it != given.end()) return it->second;
     for (const ParameterInfo& parameter : declared_parameters<Problem>())
         if (name == parameter.name) return parameter.default_value;
-    throw std::logic_error(std::string(Problem::name) + ": parameter '" + name + "' is not declared");
+    throw DefinitionError("problem '" + std::string(Problem::name) + "' reads parameter '" + name +
+                          "', which its parameters() does not declare");
 }
 
 // The driver's gradient in z, df/dz, for the stability analysis (stability.h): c of an affine driver (driver_at

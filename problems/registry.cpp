@@ -1,7 +1,6 @@
 #include "registry.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "../algorithms/errors.h"
 #include "../algorithms/problem_grid_checks.h"
@@ -26,9 +25,30 @@ const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
     ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
                 declared_parameters<P>(), &constructed_driver_z_gradient<P>, &constructed_grid_check<P>},
-    static const std::vector<ProblemInfo> infos{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
+    static const std::vector<ProblemInfo> infos = [] {
+        std::vector<ProblemInfo> listed{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
+        check_problem_definitions(listed);
+        return listed;
+    }();
 #undef BSDE_PROBLEM_INFO
     return infos;
+}
+
+void check_problem_definitions(const std::vector<ProblemInfo>& problems) {
+    for (std::size_t a = 0; a < problems.size(); ++a) {
+        const ProblemInfo& first = problems[a];
+        for (std::size_t b = a + 1; b < problems.size(); ++b)
+            for (const std::string& called : {problems[b].name, problems[b].alias})
+                if (called == first.name || called == first.alias)
+                    throw DefinitionError("problems '" + first.name + "' and '" + problems[b].name +
+                                          "' are both called '" + called + "' (problems/problem_list.h: each "
+                                          "problem's name and alias must differ from every other problem's)");
+        for (std::size_t p = 0; p < first.parameters.size(); ++p)
+            for (std::size_t q = p + 1; q < first.parameters.size(); ++q)
+                if (first.parameters[p].name == first.parameters[q].name)
+                    throw DefinitionError("problem '" + first.name + "' declares parameter '" +
+                                          first.parameters[p].name + "' twice");
+    }
 }
 
 void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& problem,
@@ -61,11 +81,7 @@ const std::vector<ParameterUse>& problem_parameter_uses() {
                 auto use = std::find_if(found.begin(), found.end(),
                                         [&](const ParameterUse& u) { return u.name == parameter.name; });
                 if (use == found.end()) use = found.insert(found.end(), ParameterUse{parameter.name, {}});
-                for (const auto& taken : use->problems)
-                    if (taken.first == &problem)
-                        throw std::logic_error("problem " + problem.name + " declares parameter " + use->name +
-                                               " twice");
-                use->problems.push_back({&problem, parameter});
+                use->problems.push_back({&problem, parameter});  // once per problem (check_problem_definitions)
             }
         return found;
     }();

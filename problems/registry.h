@@ -21,7 +21,11 @@ struct ProblemInfo {
     void (*check_grid)(const SchemeSettings& settings);
 };
 
+// Every problem of problems/problem_list.h; throws DefinitionError where check_problem_definitions finds a defect.
 const std::vector<ProblemInfo>& problem_infos();
+
+// Throws DefinitionError where two problems share a name or an alias, or one declares a parameter twice.
+void check_problem_definitions(const std::vector<ProblemInfo>& problems);
 
 // validate() with the problem's checks of the grid (ProblemInfo::check_grid) before the stability analysis, so that
 // settings the problem refuses at every N are not first refused as unstable with another N as the remedy; a refusal

@@ -11,7 +11,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 #include <type_traits>
 
 #include <boost/program_options.hpp>
@@ -134,7 +133,9 @@ po::options_description shared_options() {
     for (const ParameterUse& use : problem_parameter_uses()) {
         // a problem's parameter named as one of the options above would make both ambiguous on every command line
         if (options.find_nothrow(use.name, false) || command_line_only.find_nothrow(use.name, false))
-            throw std::logic_error("problem parameter --" + use.name + " has the name of an option of bsde");
+            throw DefinitionError("problem '" + use.problems.front().first->name + "' declares parameter '" +
+                                  use.name + "', the name of an option of bsde (--" + use.name +
+                                  "); a parameter needs a name of its own");
         parameters.add_options()(use.name.c_str(), po::value<std::string>()->value_name("X"), parameter_help(use).c_str());
     }
     options.add(parameters);

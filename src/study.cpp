@@ -234,6 +234,11 @@ std::string study_notes(const Study& study) {
         for (std::size_t i = 0; i < left_out.size(); ++i) notes += (i ? ", " : "") + left_out[i];
         notes += ".\n";
     }
+    const bool without_exact = std::any_of(study.cases.begin(), study.cases.end(),
+                                           [](const StudyCase& c) { return !c.seconds.empty() && !c.has_exact; });
+    if (without_exact)
+        notes += "Empty error and order columns: problem " + study.problem +
+                 " has no exact solution to measure them against; study.csv gives y_0 and z_0 (--out).\n";
     return notes;
 }
 

@@ -269,3 +269,38 @@ BOOST_AUTO_TEST_CASE(grid_and_study_apply_the_checks_before_any_solve) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(registry)
+
+BOOST_AUTO_TEST_CASE(problem_names_are_unique) {
+    BOOST_TEST_MESSAGE("the problems of problems/problem_list.h: bsde problems starts (each problem's name and alias "
+                       "its own, no parameter named as an option of bsde or declared twice); and the check refuses "
+                       "two problems called alike and a parameter declared twice, naming them, with exit code 5");
+    const CliResult listed = run({"problems"});
+    BOOST_CHECK_MESSAGE(listed.code == 0 && listed.err.empty(),
+                        "expected bsde problems to exit 0 silently, got " << listed.code << ", '" << listed.err << "'");
+
+    const std::vector<ProblemInfo>& known = problem_infos();
+    BOOST_REQUIRE_GE(known.size(), 2u);
+    std::vector<ProblemInfo> twins{known[0], known[1]};
+    twins[1].alias = twins[0].alias;
+    std::vector<ProblemInfo> twice{known[0]};
+    twice[0].parameters = {{"a", "first", 1.0}, {"a", "second", 2.0}};
+    const std::pair<std::vector<ProblemInfo>, std::string> defects[]{
+        {twins, "problems '" + known[0].name + "' and '" + known[1].name + "' are both called '" + known[0].alias + "'"},
+        {twice, "problem '" + known[0].name + "' declares parameter 'a' twice"}};
+    for (const auto& [problems, expected] : defects) {
+        std::string got = "no error";
+        int code = 0;
+        try {
+            check_problem_definitions(problems);
+        } catch (const DefinitionError& e) {
+            got = e.what();
+            code = e.exit_code();
+        }
+        BOOST_CHECK_MESSAGE(got.rfind(expected, 0) == 0 && code == 5,
+                            "expected '" << expected << "...' with exit code 5, got '" << got << "', " << code);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -192,6 +192,12 @@ BOOST_AUTO_TEST_CASE(table_from_known_inputs) {
     BOOST_CHECK_MESSAGE(notes.find("--max-seconds 10") != std::string::npos && notes.find("serial (1 case)") != std::string::npos,
                         "notes: '" << notes << "'");
     BOOST_CHECK(study_notes(no_exact).find("serial") != std::string::npos);
+    // and say why the error columns are empty, where they are
+    const std::string why = "Empty error and order columns: problem " + no_exact.problem + " has no exact solution";
+    BOOST_CHECK_MESSAGE(study_notes(no_exact).find(why) != std::string::npos,
+                        "expected '" << why << "' in the notes, got '" << study_notes(no_exact) << "'");
+    BOOST_CHECK_MESSAGE(notes.find("Empty error") == std::string::npos,
+                        "expected no such note with an exact solution, got '" << notes << "'");
 }
 
 BOOST_AUTO_TEST_CASE(repeated_solves_report_their_median_and_spread) {
