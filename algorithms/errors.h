@@ -42,8 +42,8 @@ struct DeviceError : Error {
     explicit DeviceError(const std::string& message) : Error(message, 4) {}
 };
 
-// Problems defined against the rules of problems/problem_list.h (two problems called alike, a parameter named as an
-// option of bsde or read without being declared): a defect of this build, not of its input.
+// Problems defined against the rules of problems/problem_list.h (two problems called alike, a parameter declared
+// twice, named as an option of bsde or read without being declared): a defect of this build, not of its input.
 struct DefinitionError : Error {
     explicit DefinitionError(const std::string& message) : Error(message, 5) {}
 };

@@ -320,7 +320,8 @@ std::string help_text() {
             "failure (a non-finite y or z, naming the step and grid point; Picard above its tolerance with\n"
             "--strict, else a 'bsde: warning: ...' line); 4 device or library failure (no CUDA device or a\n"
             "driver too old for solve's --backend cuda, a failing CUDA or cuSPARSE call, an allocation that\n"
-            "fails).\n";
+            "fails); 5 a defect of this build's problems (problems/problem_list.h: two problems called alike, a\n"
+            "parameter declared twice, named as an option or read undeclared; the message names the problem).\n";
     return text.str();
 }
 

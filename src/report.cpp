@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -239,36 +240,49 @@ std::string temporary_pattern(const std::string& target, std::string& folder) {
 // What a signal that ends the run (SIGINT, SIGTERM, SIGHUP: Ctrl-C, a time limit, a closed terminal) removes before
 // its default action, so that a stopped run leaves nothing of its own behind: the temporary files being written, then
 // the folders the run created (--out), each only if empty (rmdir leaves a folder that holds files). The handler makes
-// only async-signal-safe calls (unlink, rmdir, sigaction, raise) on fixed copies of the paths; a signal the process
-// ignores (nohup) stays ignored.
+// only async-signal-safe calls (unlink, rmdir, sigaction, raise) on fixed copies of the paths, and reads the slots'
+// kinds through lock-free atomics, which a signal on any thread (omp's too) sees after the path they publish; a
+// signal the process ignores (nohup) stays ignored.
 constexpr int max_removals = 32;
 constexpr std::size_t max_removal_path = 4096;
-enum RemovalKind : sig_atomic_t { no_removal = 0, temporary_file, created_folder };
+// A slot's kind: 0 free; -1 a temporary file; n > 0 the n folders a run created, the deepest named, each the parent
+// of the one before.
+constexpr int free_slot = 0, temporary_file = -1;
 char removal_paths[max_removals][max_removal_path];
-volatile sig_atomic_t removal_kinds[max_removals];
+std::atomic<int> removal_kinds[max_removals];
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads the slots' kinds");
 
 extern "C" void remove_own_paths_then_stop(int signal_number) {
     for (int k = 0; k < max_removals; ++k)
-        if (removal_kinds[k] == temporary_file) ::unlink(removal_paths[k]);
-    // a folder's slot precedes its parents' (OutputFolder registers the deepest first, each in the lowest free slot)
-    for (int k = 0; k < max_removals; ++k)
-        if (removal_kinds[k] == created_folder) ::rmdir(removal_paths[k]);
+        if (removal_kinds[k].load(std::memory_order_acquire) == temporary_file) ::unlink(removal_paths[k]);
+    for (int k = 0; k < max_removals; ++k) {
+        char* path = removal_paths[k];
+        for (int level = removal_kinds[k].load(std::memory_order_acquire); level > 0; --level) {
+            if (::rmdir(path) != 0) break;  // a folder that holds files stays, and so do its parents
+            char* cut = std::strrchr(path, '/');
+            if (cut == nullptr || cut == path) break;
+            *cut = '\0';  // its parent
+        }
+    }
     struct sigaction default_action {};
     default_action.sa_handler = SIG_DFL;
     ::sigaction(signal_number, &default_action, nullptr);
     ::raise(signal_number);
 }
 
-// The slot of a path the handler removes, or -1 where none is free (more than 32 at once, or a longer path): that
-// path is then left by a signal.
-int register_removal(const std::string& path, RemovalKind kind) {
+// A slot holding `path` for the handler, as `kind`, or -1 where none is free (more than 32 at once, or a longer path):
+// that path is then left by a signal. The handler is installed before the first slot is taken; while it runs the other
+// two signals wait.
+int register_removal(const std::string& path, int kind) {
     static const bool installed = [] {
-        for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+        const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+        for (const int signal_number : signals) {
             struct sigaction current {};
             if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
             struct sigaction removing {};
             removing.sa_handler = remove_own_paths_then_stop;
             sigemptyset(&removing.sa_mask);
+            for (const int other : signals) sigaddset(&removing.sa_mask, other);
             ::sigaction(signal_number, &removing, nullptr);
         }
         return true;
@@ -276,17 +290,34 @@ int register_removal(const std::string& path, RemovalKind kind) {
     static_cast<void>(installed);
     if (path.size() >= max_removal_path) return -1;
     for (int k = 0; k < max_removals; ++k)
-        if (removal_kinds[k] == no_removal) {
+        if (removal_kinds[k].load(std::memory_order_relaxed) == free_slot) {
             std::memcpy(removal_paths[k], path.c_str(), path.size() + 1);
-            removal_kinds[k] = kind;
+            removal_kinds[k].store(kind, std::memory_order_release);
             return k;
         }
     return -1;
 }
 
-// The path of `slot` is no longer the handler's: renamed into place, removed, or kept.
+// The slot's path is no longer the handler's: renamed into place, removed, or kept.
 void release_removal(int slot) {
-    if (slot >= 0) removal_kinds[slot] = no_removal;
+    if (slot >= 0) removal_kinds[slot].store(free_slot, std::memory_order_release);
+}
+
+// A new temporary file from a mkstemp pattern (TARGET.partial.XXXXXX): its descriptor (-1 where it cannot be made,
+// errno set), its name in `name` and its slot in `slot`. The slot holds the pattern before mkstemp writes the name and
+// makes the file in that copy, so that a signal at any moment finds the file it has made (or none, or a name not yet
+// made, which unlink leaves).
+int make_temporary(const std::string& pattern, std::string& name, int& slot) {
+    slot = register_removal(pattern, temporary_file);
+    std::string unregistered = pattern;
+    char* buffer = slot >= 0 ? removal_paths[slot] : &unregistered[0];
+    const int descriptor = ::mkstemp(buffer);
+    name = buffer;
+    if (descriptor < 0) {
+        release_removal(slot);
+        slot = -1;
+    }
+    return descriptor;
 }
 
 // The permissions a new file gets from open(): 0666 less the umask.
@@ -315,15 +346,13 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path, const std::string& o
     target_ = followed_links(path);
     mode_ = exists ? info.st_mode & 07777 : new_file_mode();
     // a name of its own, so that no other file is touched
-    std::string folder;
-    std::string temporary = temporary_pattern(target_, folder);
-    const int descriptor = ::mkstemp(&temporary[0]);
+    std::string folder, temporary;
+    const int descriptor = make_temporary(temporary_pattern(target_, folder), temporary, signal_slot_);
     if (descriptor < 0)  // a missing folder, a read-only one, one where no file can be made (/proc)
         throw InputError(where_ + "cannot write there: no file can be created in '" + folder + "' (" +
                          std::strerror(errno) + ")");
     ::close(descriptor);
     temporary_ = temporary;
-    signal_slot_ = register_removal(temporary_, temporary_file);
     file_.open(temporary_);
     if (!file_) throw InputError(where_ + "cannot write there");
 }
@@ -344,17 +373,18 @@ OutputFolder::OutputFolder(const std::string& path) : path_(path) {
         if (p == p.parent_path()) break;
     }
     // registered before they exist, so that a signal at any time after their creation removes them
-    for (const std::filesystem::path& p : created_) signal_slots_.push_back(register_removal(p.string(), created_folder));
+    if (!created_.empty()) signal_slot_ = register_removal(created_.front().string(), int(created_.size()));
     std::filesystem::create_directories(path, error);
     if (error) {
         remove_empty_created();
+        release_removal(signal_slot_);
         throw InputError("--out '" + path + "': cannot create the folder (" + error.message() + ")");
     }
 }
 
 OutputFolder::~OutputFolder() {
     remove_empty_created();
-    for (const int slot : signal_slots_) release_removal(slot);
+    release_removal(signal_slot_);
 }
 
 void OutputFolder::remove_empty_created() const {

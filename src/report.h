@@ -69,7 +69,7 @@ private:
     void remove_empty_created() const;
     std::string path_;
     std::vector<std::filesystem::path> created_;  // the deepest first
-    std::vector<int> signal_slots_;               // theirs among the paths a signal removes if empty (report.cpp)
+    int signal_slot_ = -1;  // theirs among the paths a signal removes, if empty (report.cpp); -1: none
 };
 
 void write_solution_csv(std::ostream& out, const SolveResult& result);

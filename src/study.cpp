@@ -238,7 +238,7 @@ std::string study_notes(const Study& study) {
                                            [](const StudyCase& c) { return !c.seconds.empty() && !c.has_exact; });
     if (without_exact)
         notes += "Empty error and order columns: problem " + study.problem +
-                 " has no exact solution to measure them against; study.csv gives y_0 and z_0 (--out).\n";
+                 " has no exact solution to measure them against; study.csv (with --out DIR) gives y_0 and z_0.\n";
     return notes;
 }
 

@@ -408,7 +408,13 @@ BOOST_AUTO_TEST_CASE(output_takes_long_names_and_names_a_folder_without_new_file
 BOOST_AUTO_TEST_CASE(a_run_stopped_by_a_signal_leaves_nothing_of_its_own) {
     BOOST_TEST_MESSAGE("SIGTERM to a run (in a child process, hours long: ex1, K = 3, N = 20000 on serial) once what it "
                        "writes exists: a solve's temporary --output FILE.partial.XXXXXX, a study's new --out folder and "
-                       "its new parent; each is removed and the child ends by the signal");
+                       "its new parent; each is removed and the child ends by the signal. Before, in this process, 40 "
+                       "studies whose --out cannot be made: they leave the handler's 32 slots free");
+    for (int failed = 0; failed < 40; ++failed)
+        BOOST_REQUIRE_EQUAL(run({"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial", "--out",
+                                 "/proc/no-such-folder/deeper"})
+                                .code,
+                            2);
     struct Case {
         std::vector<std::string> command;  // the output's path is appended
         std::string output, first_entry;   // the output relative to the scratch folder; the entry it makes there

@@ -272,10 +272,28 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(registry)
 
-BOOST_AUTO_TEST_CASE(problem_names_are_unique) {
+// A problem that reads a parameter it does not declare.
+struct reads_undeclared {
+    static constexpr const char* name = "reads-undeclared";
+    static std::vector<ParameterInfo> parameters() { return {{"a", "declared", 1.0}}; }
+};
+
+// The message and exit code of the DefinitionError `check` throws; "no error" and 0 where it throws none.
+template <class Check>
+std::pair<std::string, int> definition_error(const Check& check) {
+    try {
+        check();
+    } catch (const DefinitionError& e) {
+        return {e.what(), e.exit_code()};
+    }
+    return {"no error", 0};
+}
+
+BOOST_AUTO_TEST_CASE(problem_definitions_are_checked) {
     BOOST_TEST_MESSAGE("the problems of problems/problem_list.h: bsde problems starts (each problem's name and alias "
-                       "its own, no parameter named as an option of bsde or declared twice); and the check refuses "
-                       "two problems called alike and a parameter declared twice, naming them, with exit code 5");
+                       "its own, no parameter named as an option of bsde or declared twice); and the checks refuse "
+                       "two problems called alike, a parameter declared twice and one read undeclared, naming the "
+                       "problem, with exit code 5");
     const CliResult listed = run({"problems"});
     BOOST_CHECK_MESSAGE(listed.code == 0 && listed.err.empty(),
                         "expected bsde problems to exit 0 silently, got " << listed.code << ", '" << listed.err << "'");
@@ -286,21 +304,18 @@ BOOST_AUTO_TEST_CASE(problem_names_are_unique) {
     twins[1].alias = twins[0].alias;
     std::vector<ProblemInfo> twice{known[0]};
     twice[0].parameters = {{"a", "first", 1.0}, {"a", "second", 2.0}};
-    const std::pair<std::vector<ProblemInfo>, std::string> defects[]{
-        {twins, "problems '" + known[0].name + "' and '" + known[1].name + "' are both called '" + known[0].alias + "'"},
-        {twice, "problem '" + known[0].name + "' declares parameter 'a' twice"}};
-    for (const auto& [problems, expected] : defects) {
-        std::string got = "no error";
-        int code = 0;
-        try {
-            check_problem_definitions(problems);
-        } catch (const DefinitionError& e) {
-            got = e.what();
-            code = e.exit_code();
-        }
-        BOOST_CHECK_MESSAGE(got.rfind(expected, 0) == 0 && code == 5,
-                            "expected '" << expected << "...' with exit code 5, got '" << got << "', " << code);
-    }
+    const std::pair<std::pair<std::string, int>, std::string> defects[]{
+        {definition_error([&] { check_problem_definitions(twins); }),
+         "problems '" + known[0].name + "' and '" + known[1].name + "' are both called '" + known[0].alias + "'"},
+        {definition_error([&] { check_problem_definitions(twice); }),
+         "problem '" + known[0].name + "' declares parameter 'a' twice"},
+        {definition_error([] { parameter_value<reads_undeclared>({}, "b"); }),
+         "problem 'reads-undeclared' reads parameter 'b', which its parameters() does not declare"}};
+    for (const auto& [got, expected] : defects)
+        BOOST_CHECK_MESSAGE(got.first.rfind(expected, 0) == 0 && got.second == 5,
+                            "expected '" << expected << "...' with exit code 5, got '" << got.first << "', "
+                                         << got.second);
+    BOOST_CHECK_MESSAGE(parameter_value<reads_undeclared>({}, "a") == 1.0, "a declared parameter reads its default");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
