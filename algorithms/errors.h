@@ -1,7 +1,9 @@
 // Error types shared by every layer. Each carries the process exit code the CLI uses:
 // 2 bad input, 3 numerical failure, 4 device or library failure, 5 a defect of the problems' definitions.
 #pragma once
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +15,16 @@ inline std::string format_number(double value, const char* spec = "%.15g") {
     char text[64];
     std::snprintf(text, sizeof text, spec, value);
     return text;
+}
+
+// A bound a message asks for ("raise --R to 10.3 or more"): `value` rounded up to 3 significant digits, so that the
+// number printed, read back, is not below it (%.3g rounds down half the time: 10.24 would print as 10.2).
+inline std::string format_at_least(double value) {
+    if (!(value > 0) || !(value < 1e300)) return format_number(value, "%.3g");
+    const double unit = std::pow(10.0, std::floor(std::log10(value)) - 2);
+    double bound = std::ceil(value / unit - 1e-9) * unit;  // 10.3 stays 10.3 (10.3 / 0.1 = 103.00000000000001)
+    while (std::strtod(format_number(bound, "%.3g").c_str(), nullptr) < value) bound += unit;
+    return format_number(bound, "%.3g");
 }
 
 // A large positive quantity in a message (a count, a growth factor): format_number, or "more than 1e308" where it

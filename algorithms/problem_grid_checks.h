@@ -31,20 +31,24 @@ void check_problem_against_grid(const Problem& problem, const SchemeSettings& s)
         problem.check_grid(s, space.dx());
     }
     if constexpr (has_terminal_kink<Problem>::value) {
-        const auto outside = [&](const std::string& where) {
+        // the kink's distance from w = 0 asks for R >= 2 |distance|: the smallest such R in the message
+        const auto outside = [&](const std::string& where, double distance) {
             return InputError("the terminal data's kink " + where + ": the grid cannot resolve it (" +
-                              Problem::kink_advice + ", or raise --R)");
+                              Problem::kink_advice + ", or raise --R" +
+                              (std::isfinite(distance) ? " to " + format_at_least(2.0 * distance) + " or more)" : ")"));
         };
         if constexpr (Problem::dimension == 1) {
             const double kink = problem.terminal_kink();
             if (!(std::fabs(kink) <= s.R / 2))
                 throw outside("at w = " + format_number(kink) + " lies outside [-R/2, R/2] = [" +
-                              format_number(-s.R / 2) + ", " + format_number(s.R / 2) + "]");
+                                  format_number(-s.R / 2) + ", " + format_number(s.R / 2) + "]",
+                              std::fabs(kink));
         } else {
             const KinkLine kink = problem.terminal_kink();
             if (!(std::fabs(kink.offset) <= s.R / 2))
                 throw outside("line lies " + format_number(std::fabs(kink.offset)) + " from w = 0, beyond R/2 = " +
-                              format_number(s.R / 2));
+                                  format_number(s.R / 2),
+                              std::fabs(kink.offset));
         }
     }
 }

@@ -109,7 +109,7 @@ inline void check_domain_holds_price(const PriceGrowth& growth, const SchemeSett
                      " of them inside R: truncating the domain there costs " +
                      format_number(0.5 * std::erfc(held / std::sqrt(2.0)), "%.2g") + " of the price (above " +
                      format_number(domain_price_loss) + "); raise --R to " +
-                     format_number(std::fabs(centre) + held_deviations * deviation, "%.3g") +
+                     format_at_least(std::fabs(centre) + held_deviations * deviation) +
                      " or more, lower --T, or change " + growth.option + " (the weight lies at (g + c) T: g = " +
                      growth.option.substr(2) + ", c = " + format_number(growth.driver_z, "%.3g") +
                      " the driver's z coefficient, which moves with it)");

@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(refuses_a_price_growing_faster_than_the_grid_resolves) {
     check_refused(with({"ex3", "--K", "3", "--N", "16", "--sigma", "40"}),
                   "bsde: error: --sigma 40 with --K 3, --N 16 and --L 32: the 32-point Gauss-Hermite rule", "--L 49");
     check_refused(with({"ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13"}),
-                  "bsde: error: --sigma 13 with T = 1 and R = 16:", "raise --R to 16.7 or more");
+                  "bsde: error: --sigma 13 with T = 1 and R = 16:", "raise --R to 16.8 or more");
 }
 
 BOOST_AUTO_TEST_CASE(solves_a_growing_price_at_the_edges_of_the_bounds) {
@@ -229,6 +229,41 @@ BOOST_AUTO_TEST_CASE(solves_a_growing_price_at_the_edges_of_the_bounds) {
     check_solves_finite_and_accurate("bs-put", option_settings("bs-put", 2, 8, {{"sigma", 20.0}}), 1e-6,
                                      "bs-put, sigma = 20");
     check_solves_finite_and_accurate("ex5", option_settings("ex5", 2, 16, {{"sigma2", 5.0}}), 1e-4, "ex5, sigma2 = 5");
+}
+
+BOOST_AUTO_TEST_CASE(the_R_a_refusal_asks_for_is_taken) {
+    BOOST_TEST_MESSAGE("a refusal that asks for a larger --R (the kink outside the grid's inner half, 1D and 2D; the "
+                       "domain too small for the price's weight) names a value that bsde grid then takes without that "
+                       "refusal; the value is rounded up to 3 digits (format_at_least: 10.24 -> 10.3, not %.3g's 10.2)");
+    const std::pair<double, std::string> rounded[]{{10.24, "10.3"}, {10.3, "10.3"},        {10.30000000005, "10.4"},
+                                                   {68.97855, "69"}, {0.001234, "0.00124"}, {999.5, "1e+03"}};
+    for (const auto& [value, expected] : rounded)
+        BOOST_CHECK_MESSAGE(format_at_least(value) == expected,
+                            "format_at_least(" << all_digits(value) << "): expected " << expected << ", got "
+                                               << format_at_least(value));
+    const std::vector<std::pair<std::vector<std::string>, std::string>> refused{
+        {{"--problem", "ex3", "--K", "2", "--N", "64", "--strike", "1e5"}, "the terminal data's kink"},
+        {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "5", "--sigma", "0.05", "--S0", "50"},
+         "the terminal data's kink"},
+        {{"--problem", "ex5", "--K", "1", "--N", "8", "--S1", "1", "--S2", "100"}, "the terminal data's kink line"},
+        {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13"}, "--sigma 13 with T = 1 and R = "}};
+    const std::regex asked("raise --R to ([0-9.e+]+) or more");
+    for (auto [args, reason] : refused) {
+        args.insert(args.begin(), "grid");
+        const CliResult before = run(args);
+        std::smatch value;
+        const bool named = std::regex_search(before.out, value, asked);
+        BOOST_CHECK_MESSAGE(named && before.out.find("REFUSED: bsde solve refuses these settings: " + reason) !=
+                                         std::string::npos,
+                            joined(args) << ": expected a refusal '" << reason << "...' asking for 'raise --R to X or "
+                                         << "more', got '" << shown(before.out) << "'");
+        if (!named) continue;
+        args.insert(args.end(), {"--R", value[1].str()});
+        const CliResult after = run(args);
+        BOOST_CHECK_MESSAGE(after.code == 0 && after.out.find(reason) == std::string::npos,
+                            joined(args) << ": expected no refusal '" << reason << "...' with the R asked for, got "
+                                         << after.code << ", '" << shown(after.out) << "'");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(grid_and_study_apply_the_checks_before_any_solve) {
