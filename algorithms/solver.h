@@ -58,6 +58,9 @@ struct SchemeSettings {
     // analysis (stability.h), which a large one makes unstable. Set from the problem and its parameters
     // (ProblemInfo::driver_z_gradient, problems/registry.h).
     std::array<double, 2> driver_z_gradient{0.0, 0.0};
+    // What the problem's parameters can do about that term, for the stability refusal's remedy where it is the cause
+    // (ProblemInfo::driver_z_advice); "" where the problem says nothing.
+    std::string driver_z_advice;
     ProgressCallback progress;   // optional
     // optional: told a warning about the run before it starts, once its memory is known to fit (startup_warning)
     WarningCallback warn_before_run;

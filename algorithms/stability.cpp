@@ -274,7 +274,9 @@ std::string stability_remedy(const SchemeSettings& settings, int dimension) {
                ", |df/dz| sqrt(dt) = " + format_number(size * std::sqrt(dt), "%.3g") + "); " +
                (N > 0 ? "--N " + std::to_string(N) + " keeps their growth under 1e3, as may"
                       : "no --N whose grid the sweep can take keeps their growth under 1e3, but may") +
-               " the problem's parameters with a smaller |df/dz| (README, Stability)";
+               " the problem's parameters with a smaller |df/dz|" +
+               (settings.driver_z_advice.empty() ? "" : "; " + settings.driver_z_advice) +
+               " (README, Stability)";
     }
     const int L = smallest_stable_L(settings, dimension);
     return (L > 0 ? "--L " + std::to_string(L) +

@@ -73,6 +73,9 @@ struct black_scholes_option {
 
     // Where the payoff has its kink at T: S_T = strike; and what moves it (the sweep's message when it lies
     // outside the grid's inner half).
+    // What removes the driver's z term, df/dz = -(mu - r + delta) / sigma (the stability refusal's remedy).
+    static constexpr const char* driver_z_advice =
+        "--mu equal to r - delta makes it 0 and leaves the price as it is";
     static constexpr const char* kink_advice = "the kink is at w = (ln(strike / S0) - (mu - sigma^2 / 2) T) / sigma; "
                                                "change --sigma, --strike, --S0 or --mu";
     __host__ __device__ double terminal_kink() const {

@@ -102,6 +102,9 @@ struct exchange_option {
 
     // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header; and what moves it
     // (the sweep's message when it lies outside the grid's inner half).
+    // What removes the driver's z term, df/dz = -lambda, lambda = A^-1 (mu - r) (the stability refusal's remedy).
+    static constexpr const char* driver_z_advice =
+        "--mu1 and --mu2 equal to --r make it 0 and leave the price as it is";
     static constexpr const char* kink_advice =
         "its offset is (ln(S2 / S1) - (mu1 - mu2 - (sigma1^2 - sigma2^2) / 2) T) / sigma, sigma^2 = sigma1^2 + "
         "sigma2^2 - 2 rho sigma1 sigma2; change --S1, --S2, the drifts or the volatilities";

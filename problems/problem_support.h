@@ -30,6 +30,21 @@ struct declares_parameters : std::false_type {};
 template <class Problem>
 struct declares_parameters<Problem, std::void_t<decltype(Problem::parameters())>> : std::true_type {};
 
+// What the problem's parameters can do about its driver's z term, for the stability analysis's refusal where that
+// term makes the scheme unstable (a problem's static `driver_z_advice`, e.g. the options': the drifts that remove it
+// without changing the price); "" where it declares none.
+template <class Problem, class = void>
+struct declares_driver_z_advice : std::false_type {};
+template <class Problem>
+struct declares_driver_z_advice<Problem, std::void_t<decltype(Problem::driver_z_advice)>> : std::true_type {};
+template <class Problem>
+std::string driver_z_advice() {
+    if constexpr (declares_driver_z_advice<Problem>::value)
+        return Problem::driver_z_advice;
+    else
+        return "";
+}
+
 // The problem's declared parameters; none where it declares none.
 template <class Problem>
 std::vector<ParameterInfo> declared_parameters() {

@@ -24,7 +24,8 @@ void constructed_grid_check(const SchemeSettings& settings) {
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
     ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
-                declared_parameters<P>(), &constructed_driver_z_gradient<P>, &constructed_grid_check<P>},
+                declared_parameters<P>(), driver_z_advice<P>(), &constructed_driver_z_gradient<P>,           \
+                &constructed_grid_check<P>},
     static const std::vector<ProblemInfo> infos = [] {
         std::vector<ProblemInfo> listed{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
         check_problem_definitions(listed);

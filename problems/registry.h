@@ -13,6 +13,7 @@ struct ProblemInfo {
     double default_T, default_R;
     int default_L;
     std::vector<ParameterInfo> parameters;  // what --NAME VALUE sets (problem_support.h)
+    std::string driver_z_advice;            // SchemeSettings::driver_z_advice (problem_support.h)
     // Constructs the problem with T and the parameters given, which throws InputError for a parameter it does not
     // declare or a value it refuses, and returns its driver's gradient in z (SchemeSettings::driver_z_gradient).
     std::array<double, 2> (*driver_z_gradient)(double T, const ProblemParameters& given);

@@ -111,6 +111,7 @@ BenchCase parse_case(const std::string& item) {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         check_startup_options(s, given.count("startup_substeps") > 0, s.K());
         s.driver_z_gradient = problem->driver_z_gradient(s.T, s.problem_parameters);
+        s.driver_z_advice = problem->driver_z_advice;
         // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable
         validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");
     } catch (const InputError& e) {

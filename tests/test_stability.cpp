@@ -283,4 +283,54 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
                                        << fine.code << ", stderr '" << shown(fine.err) << "', output:\n" << fine.out);
 }
 
+BOOST_AUTO_TEST_CASE(the_options_drift_advice_removes_the_driver_term) {
+    BOOST_TEST_MESSAGE("where the driver's z term makes the scheme unstable, bs-call's and exchange's refusals say which "
+                       "drifts make it 0 (bsde grid: ex3 K = 3, N = 64, sigma = 0.02, mu = 0.5; ex5 K = 2, N = 16, rho = "
+                       "0.999999999), and with those drifts bsde grid finds the grid stable; and the drift leaves the "
+                       "price: bs-call K = 3, N = 64 with mu = 0.05 and with mu = r - delta = -0.01 within 1e-8");
+    struct Case {
+        std::vector<std::string> grid, drifts;  // the drifts: none (the defaults) or what makes it unstable
+        std::string advice;
+        std::vector<std::string> advised;  // the drifts the advice names
+    };
+    const Case cases[]{{{"grid", "--problem", "ex3", "--K", "3", "--N", "64", "--sigma", "0.02"},
+                        {"--mu", "0.5"},
+                        "smaller |df/dz|; --mu equal to r - delta makes it 0 and leaves the price as it is (README",
+                        {"--mu", "-0.01"}},
+                       {{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999"},
+                        {},
+                        "smaller |df/dz|; --mu1 and --mu2 equal to --r make it 0 and leave the price as it is (README",
+                        {"--mu1", "0.05", "--mu2", "0.05"}}};
+    for (const Case& c : cases) {
+        std::vector<std::string> args = c.grid;
+        args.insert(args.end(), c.drifts.begin(), c.drifts.end());
+        const std::string& advice = c.advice;
+        const CliResult unstable = run(args);
+        BOOST_CHECK_MESSAGE(unstable.out.find("UNSTABLE: bsde solve refuses these settings unless --allow-unstable; the "
+                                              "driver's z term makes it so") != std::string::npos &&
+                                unstable.out.find(advice) != std::string::npos,
+                            joined(args) << ": expected the refusal with '" << advice << "', got:\n" << unstable.out);
+        std::vector<std::string> advised = c.grid;
+        advised.insert(advised.end(), c.advised.begin(), c.advised.end());
+        const CliResult stable = run(advised);
+        BOOST_CHECK_MESSAGE(stable.code == 0 && stable.out.find("UNSTABLE") == std::string::npos &&
+                                stable.out.find("REFUSED") == std::string::npos,
+                            joined(advised) << ": expected a grid neither unstable nor refused, got " << stable.code
+                                            << ":\n" << stable.out);
+    }
+    const std::vector<std::string> call{"solve", "--problem", "bs-call", "--K", "3", "--N", "64", "--backend", "serial"};
+    std::vector<std::string> risk_neutral = call;
+    risk_neutral.insert(risk_neutral.end(), {"--mu", "-0.01"});
+    const auto price = [](const std::vector<std::string>& args) {
+        const CliResult r = run(args);
+        const std::size_t at = r.out.find("\nprice ");
+        return r.code == 0 && at != std::string::npos ? std::stod(r.out.substr(at + 7)) : std::nan("");
+    };
+    const double with_drift = price(call), without = price(risk_neutral);
+    BOOST_CHECK_MESSAGE(std::fabs(with_drift - without) <= 1e-8,
+                        "bs-call price with mu = 0.05: expected the price with mu = -0.01, " << all_digits(without)
+                                                                                             << ", got "
+                                                                                             << all_digits(with_drift));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
