@@ -246,7 +246,11 @@ BOOST_AUTO_TEST_CASE(the_R_a_refusal_asks_for_is_taken) {
         {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "5", "--sigma", "0.05", "--S0", "50"},
          "the terminal data's kink"},
         {{"--problem", "ex5", "--K", "1", "--N", "8", "--S1", "1", "--S2", "100"}, "the terminal data's kink line"},
-        {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13"}, "--sigma 13 with T = 1 and R = "}};
+        {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13"}, "--sigma 13 with T = 1 and R = "},
+        // asks for R = 4.77 exactly (c = 0), which a test by (R - |centre|) / sqrt(T) refused
+        {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "1.051", "--mu", "0.03", "--delta", "0",
+          "--R", "4"},
+         "--sigma 1.051 with T = 1 and R = "}};
     const std::regex asked("raise --R to ([0-9.e+]+) or more");
     for (auto [args, reason] : refused) {
         args.insert(args.begin(), "grid");
@@ -258,7 +262,11 @@ BOOST_AUTO_TEST_CASE(the_R_a_refusal_asks_for_is_taken) {
                             joined(args) << ": expected a refusal '" << reason << "...' asking for 'raise --R to X or "
                                          << "more', got '" << shown(before.out) << "'");
         if (!named) continue;
-        args.insert(args.end(), {"--R", value[1].str()});
+        const auto given_R = std::find(args.begin(), args.end(), "--R");
+        if (given_R != args.end())
+            *(given_R + 1) = value[1].str();
+        else
+            args.insert(args.end(), {"--R", value[1].str()});
         const CliResult after = run(args);
         BOOST_CHECK_MESSAGE(after.code == 0 && after.out.find(reason) == std::string::npos,
                             joined(args) << ": expected no refusal '" << reason << "...' with the R asked for, got "
