@@ -61,6 +61,11 @@ void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& pro
     if (!settings.allow_unstable) require_stable(settings, problem.dimension, unstable_advice);
 }
 
+void set_driver_z_term(SchemeSettings& settings, const ProblemInfo& problem) {
+    settings.driver_z_gradient = problem.driver_z_gradient(settings.T, settings.problem_parameters);
+    settings.driver_z_advice = problem.driver_z_advice;
+}
+
 const ProblemInfo* problem_named(const std::string& name) {
     for (const ProblemInfo& info : problem_infos())
         if (name == info.name || name == info.alias) return &info;

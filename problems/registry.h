@@ -34,6 +34,11 @@ void check_problem_definitions(const std::vector<ProblemInfo>& problems);
 void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& problem,
                           const std::string& unstable_advice = allow_unstable_advice);
 
+// The problem's driver z term into the settings, for the stability analysis: driver_z_gradient with settings.T and
+// settings.problem_parameters (constructing the problem, which throws InputError for a parameter it refuses) and
+// driver_z_advice.
+void set_driver_z_term(SchemeSettings& settings, const ProblemInfo& problem);
+
 // The problem called `name` (its name or alias), or nullptr.
 const ProblemInfo* problem_named(const std::string& name);
 

@@ -98,7 +98,7 @@ BenchCase parse_case(const std::string& item) {
                 if (value != "on" && value != "off")
                     throw InputError(where + "separable '" + value + "': on or off");
                 s.separable_pass = value == "on";
-            } else if (is_problem_parameter(key))  // the case's problem refuses another's (driver_z_gradient below)
+            } else if (is_problem_parameter(key))  // the case's problem refuses another's (set_driver_z_term below)
                 s.problem_parameters[key] = parse_real(where + key, value);
             else
                 throw InputError(where + "unknown key '" + key + "' (keys: " + bench_case_keys + ")");
@@ -110,8 +110,7 @@ BenchCase parse_case(const std::string& item) {
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         check_startup_options(s, given.count("startup_substeps") > 0, s.K());
-        s.driver_z_gradient = problem->driver_z_gradient(s.T, s.problem_parameters);
-        s.driver_z_advice = problem->driver_z_advice;
+        set_driver_z_term(s, *problem);
         // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable
         validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");
     } catch (const InputError& e) {

@@ -478,8 +478,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         if (double value = 0; take(vm, use.name, value)) s.problem_parameters[use.name] = value;
     // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
     // the stability analysis of validate()
-    s.driver_z_gradient = problem.driver_z_gradient(s.T, s.problem_parameters);
-    s.driver_z_advice = problem.driver_z_advice;
+    set_driver_z_term(s, problem);
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
     if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
     if (take(vm, "spline-solve", name)) s.spline_solve = parse_spline_solve(name);
