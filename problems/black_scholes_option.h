@@ -78,8 +78,9 @@ struct black_scholes_option {
         "--mu equal to r - delta makes it 0 and leaves the price as it is";
     static constexpr const char* kink_advice = "the kink is at w = (ln(strike / S0) - (mu - sigma^2 / 2) T) / sigma; "
                                                "change --sigma, --strike, --S0 or --mu";
+    // ln strike - ln S0, not ln(strike / S0): the quotient underflows to 0 for a strike of 1e-320 (w = -inf)
     __host__ __device__ double terminal_kink() const {
-        return (log(strike / S0) - (mu - 0.5 * sigma * sigma) * T) / sigma;
+        return (log(strike) - log(S0) - (mu - 0.5 * sigma * sigma) * T) / sigma;
     }
 
     __host__ __device__ double terminal_y(double w) const {

@@ -110,7 +110,7 @@ struct exchange_option {
         "sigma2^2 - 2 rho sigma1 sigma2; change --S1, --S2, the drifts or the volatilities";
     __host__ __device__ KinkLine terminal_kink() const {
         return KinkLine{Vec2{{(a11 - a21) / sigma_tilde, -a22 / sigma_tilde}},
-                        (log(S2 / S1) - (drift1 - drift2) * T) / sigma_tilde};
+                        (log(S2) - log(S1) - (drift1 - drift2) * T) / sigma_tilde};  // not ln(S2 / S1): it may underflow
     }
 
     __host__ __device__ double terminal_y(Vec2 w) const {

@@ -4,6 +4,7 @@
 #include <thrust/system/omp/vector.h>
 
 #include "../algorithms/backend_impl.h"
+#include "../algorithms/errors.h"
 #include "../algorithms/host_system.h"
 
 namespace bsde {
@@ -27,9 +28,21 @@ struct OmpSystem {
     }
 };
 
+// The most threads per processor omp runs: more gain nothing for the sweep's FP64 work and can take libgomp down
+// before any of ours runs (OMP_NUM_THREADS=80000: a segmentation fault as it starts the team; 50000: "Thread creation
+// failed" and exit code 1).
+constexpr int most_threads_per_processor = 8;
+
 }  // namespace
 
 const BackendOps& omp_backend_ops() {
+    const int threads = omp_get_max_threads(), processors = omp_get_num_procs();
+    const long long most = static_cast<long long>(most_threads_per_processor) * processors;
+    if (threads > most)
+        throw InputError("OMP_NUM_THREADS: " + std::to_string(threads) + " threads for omp, more than " +
+                         std::to_string(most_threads_per_processor) + " for each of this machine's " +
+                         std::to_string(processors) + " processors; set at most " + std::to_string(most) +
+                         ", or leave it unset for one thread a processor");
     static const BackendImpl<HostContext<OmpSystem>> ops;
     return ops;
 }

@@ -201,13 +201,17 @@ std::string byte_name(unsigned char c) {
 void read_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm,
                       ConfigOrigin& origin) {
     const std::string file_name = "--config '" + path + "'";
+    const auto cannot_open = [&] {  // with the reason where the failed call set errno
+        return InputError(file_name + ": cannot open the file for reading" +
+                          (errno != 0 ? " (" + std::string(std::strerror(errno)) + ")" : std::string()));
+    };
     struct stat info;
-    if (::stat(path.c_str(), &info) != 0)
-        throw InputError(file_name + ": cannot open the file for reading (" + std::strerror(errno) + ")");
+    if (::stat(path.c_str(), &info) != 0) throw cannot_open();
     if (S_ISDIR(info.st_mode)) throw InputError(file_name + ": is a directory, not a file");
     if (!S_ISREG(info.st_mode)) throw InputError(file_name + ": not a regular file (a FIFO, a device or a socket)");
+    errno = 0;
     std::ifstream file(path, std::ios::binary);
-    if (!file) throw InputError(file_name + ": cannot open the file for reading");
+    if (!file) throw cannot_open();  // a file without read permission: errno from the stream's open(2)
     constexpr std::size_t limit = 1 << 20;
     std::string text(limit + 1, '\0');
     file.read(&text[0], static_cast<std::streamsize>(text.size()));

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include <omp.h>
 #include <thrust/fill.h>
 
 #include "../algorithms/backward_sweep.h"
@@ -558,6 +559,33 @@ BOOST_AUTO_TEST_CASE(thrust_calls_record_their_callers_place) {
                                                                                          << context.last_site());
     BOOST_CHECK_MESSAGE(copied == std::vector<double>(3, 2.0), "copy_to_host: expected 2 2 2, got "
                                                                    << copied[0] << " " << copied[1] << " " << copied[2]);
+}
+
+BOOST_AUTO_TEST_CASE(omp_with_more_threads_than_it_runs_is_refused) {
+    const int processors = omp_get_num_procs(), most = 8 * processors, before = omp_get_max_threads();
+    BOOST_TEST_MESSAGE("omp asked for " << most + 1 << " threads (OMP_NUM_THREADS, here omp_set_num_threads), more "
+                       "than 8 for each of the " << processors << " processors: exit code 2 and one line naming the "
+                       "setting, for solve, study and bench alike; at " << most << " threads a solve runs");
+    struct RestoredThreads {  // whatever the checks do
+        int threads;
+        ~RestoredThreads() { omp_set_num_threads(threads); }
+    } restored{before};
+    omp_set_num_threads(most + 1);
+    const std::string refusal = "OMP_NUM_THREADS: " + std::to_string(most + 1) + " threads for omp, more than 8 for "
+                                "each of this machine's " + std::to_string(processors) + " processors; set at most " +
+                                std::to_string(most);
+    const std::vector<std::string> tiny{"--problem", "ex1", "--K", "1", "--N", "8"};
+    for (std::vector<std::string> args : {std::vector<std::string>{"solve", "--backend", "omp"},
+                                          std::vector<std::string>{"study", "--backends", "omp"},
+                                          std::vector<std::string>{"bench", "--backends", "omp", "--cases",
+                                                                   "ex1-k1-n8"}}) {
+        if (args[0] != "bench") args.insert(args.end(), tiny.begin(), tiny.end());
+        check_bad_input({args, 2, refusal});
+    }
+    omp_set_num_threads(most);
+    const CliResult fine = run({"solve", "--problem", "ex1", "--K", "1", "--N", "8", "--backend", "omp"});
+    BOOST_CHECK_MESSAGE(fine.code == 0, "at " << most << " threads: expected exit code 0, got " << fine.code << " ("
+                                              << shown(fine.err) << ")");
 }
 
 BOOST_AUTO_TEST_CASE(cuda_without_a_device_exits_4) {

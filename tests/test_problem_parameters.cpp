@@ -100,7 +100,8 @@ BOOST_AUTO_TEST_SUITE(problem_parameters)
 BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) {
     BOOST_TEST_MESSAGE("ex3 S0 = 5e-324 (S(0, w) is 0 below w = 0: delta 0/0), S0 = 1e-300 with sigma = 5 (S = 0 at the "
                        "lower end), sigma = 44 (sigma S = e^712 at the upper end), sigma = 50 with R = 17 (e^850), bs-put S0 = 1e306, ex5 S1 = S2 = 1e-307 and 1e306: "
-                       "exit code 2, one line naming the parameter, no output file");
+                       "exit code 2, one line naming the parameter, no output file; ex3 strike = 4.9e-324 and ex5 S2 / S1 = 1e-600 (a "
+                       "quotient that underflows): the kink's refusal at a finite w");
     const std::vector<std::string> ex3{"solve", "--backend", "serial", "--problem", "ex3", "--K", "2", "--N", "8"};
     const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
         args.insert(args.end(), more.begin(), more.end());
@@ -130,6 +131,13 @@ BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) 
                   "underflows at the domain's lower end at t = 0: sigma1 S1 = 3.38e-309 there");
     check_refused(with(ex5, {"--S1", "1e306", "--S2", "1e306"}), "bsde: error: --S1 1e+306 with",
                   "overflows at the domain's upper end: S1 = ");
+    // Assets in range whose quotient underflows: the kink where it lies, not at w = -inf (ln(strike / S0) = ln 0).
+    // ex3: (ln 4.9e-324 - ln 100 - (0.05 - 0.2^2 / 2) 0.33) / 0.2 = -3745.28
+    check_refused(with(ex3, {"--strike", "4.9e-324"}), "bsde: error: the terminal data's kink at w = -3745.2",
+                  "or raise --R to 7.5e+03 or more");
+    // ex5: |ln 1e-300 - ln 1e300 - (0.1 - 0.25^2 / 2 - 0.1 + 0.3^2 / 2)| / sqrt(0.25^2 + 0.3^2) = 3537.82
+    check_refused(with(ex5, {"--S1", "1e300", "--S2", "1e-300"}), "bsde: error: the terminal data's kink line lies 3537.8",
+                  "or raise --R to 7.08e+03 or more");
 }
 
 BOOST_AUTO_TEST_CASE(solves_the_assets_at_the_edges_of_the_range) {
