@@ -52,9 +52,13 @@ public:
         check_problem_against_grid(problem, s_);
         substeps_ = static_cast<int>(startup_substeps(s_));
         const double needed_bytes = check_memory();
-        if (s_.warn_before_run)
+        if (s_.warn_before_run) {
             if (const std::string long_startup = startup_warning(s_, d); !long_startup.empty())
                 s_.warn_before_run(long_startup);
+            if constexpr (d == 1 && has_terminal_kink<Problem>::value)
+                if (const std::string kinked_reads = kinked_rule_warning(s_); !kinked_reads.empty())
+                    s_.warn_before_run(kinked_reads);
+        }
         const GaussHermiteRule rule = gauss_hermite(s_.L);
         std::vector<double> weights(rule.weights);
         const double pi = 3.14159265358979323846;

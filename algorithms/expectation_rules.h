@@ -164,14 +164,25 @@ struct GaussHermiteOnGrid {
 struct CellGaussLegendreExpectation {
     double dx;
     static constexpr double reach = 8.5;  // standard deviations covered on each side
+    // The cells on each side and the parts of a cell at variance v; 2 cells parts pieces of 5 nodes each, so about
+    // 85 sqrt(v) / dx nodes where sqrt(v) > 2 dx (the fine grids of a high --grid-order: solver.h, kinked_rule_warning).
+    struct Pieces {
+        int cells, parts;
+        __host__ __device__ int count() const { return 2 * cells * parts; }  // m = -cells parts .. cells parts - 1
+    };
+    __host__ __device__ Pieces pieces(double variance) const {
+        const double sd = sqrt(variance);
+        return {static_cast<int>(ceil(reach * sd / dx)), static_cast<int>(ceil(2.0 * dx / sd))};
+    }
+    __host__ __device__ double nodes(double variance) const {
+        return double(pieces(variance).count()) * GaussLegendre5::points;
+    }
     template <class Sink, class Lanes = SingleLane>
     __host__ __device__ void operator()(double variance, Sink& sink, const Lanes& lanes = Lanes{}) const {
-        const double sd = sqrt(variance);
-        const int cells = static_cast<int>(ceil(reach * sd / dx));
-        const int parts = static_cast<int>(ceil(2.0 * dx / sd));
+        const Pieces p = pieces(variance);
+        const int cells = p.cells, parts = p.parts, increments = p.count() * GaussLegendre5::points;
         const double h = dx / parts, density = 1.0 / sqrt(2.0 * 3.14159265358979323846 * variance);
-        const int pieces = 2 * cells * parts;  // m = -cells parts .. cells parts - 1
-        for (int k = lanes.lane(); k < pieces * GaussLegendre5::points; k += Lanes::size) {
+        for (int k = lanes.lane(); k < increments; k += Lanes::size) {
             const int m = k / GaussLegendre5::points - cells * parts, q = k % GaussLegendre5::points;
             const double dW = (m + 0.5 * (1.0 + GaussLegendre5::node(q))) * h;
             sink.add(dW, 0.5 * h * GaussLegendre5::weight(q) * density * exp(-0.5 * dW * dW / variance));

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "errors.h"
+#include "expectation_rules.h"
 #include "gauss_hermite.h"
 #include "grid.h"
 #include "stability.h"
@@ -197,6 +198,32 @@ std::string startup_warning(const SchemeSettings& s, int dimension) {
            "core of an H100 host, 7e8 on 16); --startup-substeps sets fewer substeps, a smaller --R fewer points "
            "(R = " +
            format_number(s.R) + " is " + format_number(s.R / std::sqrt(s.T), "%.0f") + " sqrt(T))";
+}
+
+double kinked_rule_evaluations(const SchemeSettings& s) {
+    const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
+    const CellGaussLegendreExpectation rule{SpaceGrid{M, s.R}.dx()};
+    const double dt = s.T / s.N, S = startup_substeps(s);
+    double nodes = rule.nodes(K * dt);
+    for (int j = 1; S > 0 && j <= std::min<double>(K, (K - 1) * S); ++j) nodes += rule.nodes(j * dt / S);
+    return (M + 1.0) * nodes;
+}
+
+std::string kinked_rule_warning(const SchemeSettings& s) {
+    const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
+    const double kinked = kinked_rule_evaluations(s);
+    const double others = node_evaluations(1, M, s.L, K, s.N, static_cast<int>(startup_substeps(s)));
+    if (!(kinked > 10 * others && kinked > 1e10)) return "";
+    const double dx = SpaceGrid{M, s.R}.dx();
+    const int q = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);
+    return "the kinked terminal layer's rule (5-point Gauss-Legendre on every part of a grid cell over 8.5 standard "
+           "deviations of the step) takes " + format_number(CellGaussLegendreExpectation{dx}.nodes(K * s.T / s.N)) +
+           " nodes a grid point at dx = " + format_number(dx, "%.3g") + " and K dt = " +
+           format_number(K * s.T / s.N, "%.3g") + ": about " + format_number(kinked, "%.1e") + " node evaluations on " +
+           format_number(M + 1.0) + " points, " + format_number(kinked / others, "%.0f") +
+           " times the rest of the run (ex2 K = 6 makes some 6e7 a second on one core of an H100 host, 7e8 on 16); "
+           "a lower --grid-order (dx = dt^((Q+1)/4), Q = " + std::to_string(q) + " here; default min(Ky + 1, Kz, 3)) "
+           "or a smaller --R takes fewer";
 }
 
 double SolveResult::z0_error() const {

@@ -115,6 +115,19 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps)
 // makes it (S = ceil(sqrt(N / T)), on a grid whose dx = dt^((q+1)/4) shrinks with T too).
 std::string startup_warning(const SchemeSettings& settings, int dimension);
 
+// Node evaluations of the rule a kinked 1D terminal layer is read with (expectation_rules.h,
+// CellGaussLegendreExpectation: about 85 sqrt(v) / dx nodes a grid point at variance v): its nodes on the M + 1 points
+// at each read of the terminal layer, by the start-up's first min(K, (K - 1) S) fine steps at variance j dt / S and by
+// the first main step at K dt. The rule's nodes grow as 1/dx, so on fine grids (a high --grid-order) these reads can
+// outweigh the run's other steps, whose work grows as M.
+double kinked_rule_evaluations(const SchemeSettings& settings);
+
+// A warning (empty if none) for a 1D problem with a kinked terminal layer where its rule is most of a long run: more
+// than ten times the node evaluations of the other reads (node_evaluations) and more than 1e10 itself (some 3 minutes
+// on one core). A lower bound than startup_warning's, as these evaluations fall in a few steps at the run's start,
+// which show no progress until they end (ex3 K = 2, N = 16, --grid-order 8: 3.5e10 in the first three steps).
+std::string kinked_rule_warning(const SchemeSettings& settings);
+
 // The most neighbouring grid points one call of the 1D fused pass takes (SchemeSettings::points_per_call).
 constexpr int max_points_per_call = 3;
 

@@ -227,4 +227,59 @@ BOOST_AUTO_TEST_CASE(a_long_startup_is_warned_of) {
     }
 }
 
+namespace {
+struct CountingSink {  // a rule's increments, counted
+    static constexpr int dimension = 1;
+    long long increments = 0;
+    void add(double, double) { ++increments; }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warned_of) {
+    BOOST_TEST_MESSAGE("the kinked layer's rule gives CellGaussLegendreExpectation::nodes(v) increments, "
+                       "10 ceil(8.5 sqrt(v) / dx) ceil(2 dx / sqrt(v)); ex3's grid (T = 0.33, R = 16) at K = 2, N = 16, "
+                       "--grid-order 8 (M = 198502): 10 ceil(8.5 sqrt(2 dt) / dx) = 107090 nodes a point at the first "
+                       "main step, 3.5e10 evaluations with the start-up's two reads, warned of; at the default order "
+                       "and in the paper's Table 8 (K <= 6, N <= 1024) not");
+    for (const double dx : {1e-4, 0.01, 0.3})
+        for (const double v : {1e-6, 1e-3, 0.04, 1.0}) {
+            CountingSink sink;
+            CellGaussLegendreExpectation{dx}(v, sink);
+            const double expected = 10.0 * std::ceil(8.5 * std::sqrt(v) / dx) * std::ceil(2.0 * dx / std::sqrt(v));
+            BOOST_CHECK_MESSAGE(sink.increments == expected && CellGaussLegendreExpectation{dx}.nodes(v) == expected,
+                                "dx = " << dx << ", v = " << v << ": expected " << expected << " increments, the rule "
+                                        << "gave " << sink.increments << ", nodes() " << CellGaussLegendreExpectation{dx}.nodes(v));
+        }
+    SchemeSettings s;
+    s.Ky = s.Kz = 2;
+    s.N = 16;
+    s.T = 0.33;
+    s.R = 16;
+    s.grid_order = 8;
+    const int M = space_intervals(2, 2, 16, 0.33, 16, 8);
+    BOOST_CHECK_EQUAL(M, 2 * static_cast<int>(std::ceil(16 / std::pow(0.33 / 16, 9.0 / 4))));
+    const double dx = 32.0 / M, dt = 0.33 / 16, S = std::ceil(std::sqrt(16 / 0.33));  // 7 substeps
+    const auto nodes = [dx](double v) { return 10.0 * std::ceil(8.5 * std::sqrt(v) / dx); };  // 2 dx < sqrt(v)
+    const double expected = (M + 1.0) * (nodes(2 * dt) + nodes(dt / S) + nodes(2 * dt / S));
+    BOOST_CHECK_MESSAGE(std::fabs(kinked_rule_evaluations(s) - expected) <= 1e-12 * expected,
+                        "expected " << expected << " evaluations, got " << kinked_rule_evaluations(s));
+    const std::string warning = kinked_rule_warning(s);
+    for (const char* part : {"takes 107090 nodes a grid point at dx = 0.000161", "about 3.5e+10 node evaluations",
+                                    "a lower --grid-order (dx = dt^((Q+1)/4), Q = 8 here"})
+        BOOST_CHECK_MESSAGE(warning.find(part) != std::string::npos,
+                            "expected the warning to contain '" << part << "', got '" << warning << "'");
+    s.grid_order = 0;
+    BOOST_CHECK_MESSAGE(kinked_rule_warning(s).empty(), "the default grid order: got '" << kinked_rule_warning(s) << "'");
+    for (int K = 1; K <= 6; ++K)
+        for (const int N : {16, 1024}) {
+            SchemeSettings table8;
+            table8.Ky = table8.Kz = K;
+            table8.N = N;
+            table8.T = 0.33;
+            table8.R = 16;
+            BOOST_CHECK_MESSAGE(kinked_rule_warning(table8).empty(),
+                                "K = " << K << ", N = " << N << ": got '" << kinked_rule_warning(table8) << "'");
+        }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
