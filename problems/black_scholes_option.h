@@ -62,13 +62,17 @@ struct black_scholes_option {
     // dV/dS from z = sigma S dV/dS.
     __host__ __device__ double value_gradient(double t, double w, double z) const { return z / (sigma * state(t, w)); }
 
-    // The parameters against the run's grid, before the sweep allocates (option_checks.h): S over the domain, and the
-    // call's price, growing like e^(sigma w), resolved by the domain, the grid and the rule.
+    // The parameters against the run's grid, before the sweep allocates (option_checks.h): S over the domain, the call's
+    // price, growing like e^(sigma w), resolved by the domain, the grid and the rule, and the put's, bounded, by the
+    // domain.
     void check_grid(const SchemeSettings& settings, double dx) const {
         check_asset_range({"S", "--S0", "--sigma", "--mu " + format_number(mu) + ", --sigma " + format_number(sigma), S0,
                            mu - 0.5 * sigma * sigma, sigma, sigma},
                           T, settings.R, dx);
-        if (Payoff::sign > 0) check_price_growth({"--sigma", "w", sigma, driver_at(0.0).c}, settings, dx);
+        if (Payoff::sign > 0)
+            check_price_growth({"--sigma", "w", sigma, driver_at(0.0).c}, settings, dx);
+        else
+            check_domain_holds_bounded_price("w", driver_at(0.0).c, driver_z_advice, settings);
     }
 
     // Where the payoff has its kink at T: S_T = strike; and what moves it (the sweep's message when it lies

@@ -86,8 +86,8 @@ struct exchange_option {
     }
 
     // The parameters against the run's grid, before the sweep allocates (option_checks.h): S1 and S2 over the square,
-    // where a . w reaches a11 R and (|a21| + a22) R, and the price, growing like S1 ~ e^(a11 w_1) along w_1 (bounded
-    // along w_2: y <= S1), resolved by the domain, the grid and the rule.
+    // where a . w reaches a11 R and (|a21| + a22) R, and the price, growing like S1 ~ e^(a11 w_1) along w_1, resolved by
+    // the domain, the grid and the rule, and bounded along w_2 (y <= S1), by the domain.
     void check_grid(const SchemeSettings& settings, double dx) const {
         check_asset_range({"S1", "--S1", "--sigma1", "--mu1 " + format_number(mu1) + ", --sigma1 " + format_number(sigma1),
                            S1, drift1, a11, sigma1},
@@ -98,6 +98,7 @@ struct exchange_option {
                            S2, drift2, std::fabs(a21) + a22, sigma2},
                           T, settings.R, dx);
         check_price_growth({"--sigma1", "w_1", a11, -lambda1}, settings, dx);
+        check_domain_holds_bounded_price("w_2", -lambda2, driver_z_advice, settings);
     }
 
     // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header; and what moves it

@@ -92,29 +92,58 @@ constexpr double held_deviations = 3.719;
 // 0.14 at sigma = 25, y_0 4 % low).
 constexpr double rule_price_loss = 1e-3;
 
-// The domain. Under the pricing measure W_T ~ N(c T, T) along the axis, and the price weighs the payoff's growing
-// part by e^(g W_T): its weight lies at w = (g + c) T with standard deviation sqrt(T), and the nodes beyond R take the
-// boundary's value, so the price loses about 1 - Phi(h) of itself, h = (R - |g + c| T) / sqrt(T), whatever N (ex3,
-// T = 0.33, R = 16: y_0 errors 1.5e-2 and 0.45 at sigma = 42 and 44, h = 3.7 and 2.6; ex5 with sigma1 = 5: 0.09 at
-// N = 64 and 256 with R = 8, h = 3, and 9e-7 at N = 256 with R = 12).
+// Where the price's weight at T lies along an axis, at w = centre with standard deviation sqrt(T), and what the domain
+// [-R, R] holds of it: held(R) standard deviations beyond the centre, losing about 1 - Phi(held) of the price; the
+// least R that holds it to held_deviations, tested as the messages print it (the held deviations computed from R
+// round differently and refused an R they had asked for: 4.77 at sigma = 1.051, T = 1, c = 0).
+struct PriceWeight {
+    double centre, deviation;
+    double least_R() const { return std::fabs(centre) + held_deviations * deviation; }
+    double held(double R) const { return (R - std::fabs(centre)) / deviation; }
+    double loss(double R) const { return 0.5 * std::erfc(held(R) / std::sqrt(2.0)); }
+    // "weight at T lies at w = -12.5 with standard deviation sqrt(T) = 2.24, 1.57 of them inside R: truncating the
+    // domain there costs"
+    std::string where(const std::string& axis, double R) const {
+        return "weight at T lies at " + axis + " = " + format_number(centre + 0.0, "%.3g") +  // not -0
+               " with standard deviation sqrt(T) = " + format_number(deviation, "%.3g") + ", " +
+               format_number(held(R), "%.3g") + " of them inside R: truncating the domain there costs";
+    }
+};
+
+// The domain, where the price grows. Under the pricing measure W_T ~ N(c T, T) along the axis, and the price weighs
+// the payoff's growing part by e^(g W_T): its weight lies at w = (g + c) T with standard deviation sqrt(T), and the nodes
+// beyond R take the boundary's value, so the price loses about 1 - Phi(h) of itself, h = (R - |g + c| T) / sqrt(T),
+// whatever N (ex3, T = 0.33, R = 16: y_0 errors 1.5e-2 and 0.45 at sigma = 42 and 44, h = 3.7 and 2.6; ex5 with
+// sigma1 = 5: 0.09 at N = 64 and 256 with R = 8, h = 3, and 9e-7 at N = 256 with R = 12).
 inline void check_domain_holds_price(const PriceGrowth& growth, const SchemeSettings& s) {
-    const double centre = (growth.rate + growth.driver_z) * s.T, deviation = std::sqrt(s.T);
-    // the R the message asks for, tested as it is printed: (R - |centre|) / deviation >= 3.719 rounds differently and
-    // refused an R it had asked for (4.77 at sigma = 1.051, T = 1, c = 0)
-    const double least_R = std::fabs(centre) + held_deviations * deviation;
-    if (s.R >= least_R) return;
-    const double held = (s.R - std::fabs(centre)) / deviation;
+    const PriceWeight weight{(growth.rate + growth.driver_z) * s.T, std::sqrt(s.T)};
+    if (s.R >= weight.least_R()) return;
     throw InputError(growth.option + " " + format_number(growth.rate) + " with T = " + format_number(s.T) +
                      " and R = " + format_number(s.R) + ": the price grows like e^(" + growth.option.substr(2) + " " +
-                     growth.axis + "), so its weight at T lies at " + growth.axis + " = " +
-                     format_number(centre, "%.3g") + " with standard deviation sqrt(T) = " +
-                     format_number(deviation, "%.3g") + ", " + format_number(held, "%.3g") +
-                     " of them inside R: truncating the domain there costs " +
-                     format_number(0.5 * std::erfc(held / std::sqrt(2.0)), "%.2g") + " of the price (above " +
-                     format_number(domain_price_loss) + "); raise --R to " + format_at_least(least_R) +
+                     growth.axis + "), so its " + weight.where(growth.axis, s.R) + " " +
+                     format_number(weight.loss(s.R), "%.2g") + " of the price (above " +
+                     format_number(domain_price_loss) + "); raise --R to " + format_at_least(weight.least_R()) +
                      " or more, lower --T, or change " + growth.option + " (the weight lies at (g + c) T: g = " +
                      growth.option.substr(2) + ", c = " + format_number(growth.driver_z + 0.0, "%.3g") +  // not -0
                      " the driver's z coefficient, which moves with it)");
+}
+
+// The domain, where the price is bounded (a put; the exchange option along w_2, y <= S1): its weight lies where W_T
+// does under the pricing measure, at w = c T, and the values beyond R, which the nodes there take as the boundary's,
+// differ from it by up to the payoff's range (bs-put with mu = 0.25, sigma = 0.1, T = 5, strike 340.4, R = 16: c T =
+// -10, h = 2.68, a y_0 error of 5.9e-2 on 211.1 whatever N, 1.0e-3 with R = 24; ex5 with mu2 = 0.5, T = 3, R = 8:
+// c_2 T = -4.5 along w_2, h = 2.0, 2.5e-2 on 26.5 whatever N, 2.3e-4 with R = 12). `advice` says what makes c 0 (the
+// problem's driver_z_advice).
+inline void check_domain_holds_bounded_price(const std::string& axis, double driver_z, const std::string& advice,
+                                             const SchemeSettings& s) {
+    const PriceWeight weight{driver_z * s.T, std::sqrt(s.T)};
+    if (s.R >= weight.least_R()) return;
+    throw InputError("T = " + format_number(s.T) + " and R = " + format_number(s.R) + ": the driver's z coefficient " +
+                     "along " + axis + ", c = " + format_number(driver_z + 0.0, "%.3g") + ", moves W by c t under "
+                     "the pricing measure, so the price's " + weight.where(axis, s.R) + " up to " +
+                     format_number(weight.loss(s.R), "%.2g") + " of the price (above " +
+                     format_number(domain_price_loss) + "); raise --R to " + format_at_least(weight.least_R()) +
+                     " or more, lower --T, or make c smaller: " + advice);
 }
 
 // The interpolation. A layer's values grow by e^(g dx) a cell, and the cubic spline's end effects decay by

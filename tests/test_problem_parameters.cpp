@@ -241,7 +241,7 @@ BOOST_AUTO_TEST_CASE(solves_a_growing_price_at_the_edges_of_the_bounds) {
 
 BOOST_AUTO_TEST_CASE(the_R_a_refusal_asks_for_is_taken) {
     BOOST_TEST_MESSAGE("a refusal that asks for a larger --R (the kink outside the grid's inner half, 1D and 2D; the "
-                       "domain too small for the price's weight) names a value that bsde grid then takes without that "
+                       "domain too small for the price's weight, growing or bounded) names a value that bsde grid then takes without that "
                        "refusal; the value is rounded up to 3 digits (format_at_least: 10.24 -> 10.3, not %.3g's 10.2)");
     const std::pair<double, std::string> rounded[]{{10.24, "10.3"}, {10.3, "10.3"},        {10.30000000005, "10.4"},
                                                    {68.97855, "69"}, {0.001234, "0.00124"}, {999.5, "1e+03"}};
@@ -258,7 +258,16 @@ BOOST_AUTO_TEST_CASE(the_R_a_refusal_asks_for_is_taken) {
         // asks for R = 4.77 exactly (c = 0), which a test by (R - |centre|) / sqrt(T) refused
         {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "1.051", "--mu", "0.03", "--delta", "0",
           "--R", "4"},
-         "--sigma 1.051 with T = 1 and R = "}};
+         "--sigma 1.051 with T = 1 and R = "},
+        // bounded prices, whose weight lies at c T: the put (c = -(mu - r + delta) / sigma = -2.6, c T = -13) and the
+        // exchange option along w_2 (c_2 = -lambda_2 = -(mu2 - r) / sigma2 = -1.5 at rho = 0, c_2 T = -4.5)
+        {{"--problem", "bs-put", "--K", "3", "--N", "64", "--T", "5", "--mu", "0.25", "--sigma", "0.1", "--strike",
+          "340"},
+         "T = 5 and R = 16: the driver's z coefficient along w, c = -2.6, moves W by c t under the pricing measure, so "
+         "the price's weight at T lies at w = -13 with"},
+        {{"--problem", "ex5", "--K", "3", "--N", "32", "--T", "3", "--mu2", "0.5"},
+         "T = 3 and R = 8: the driver's z coefficient along w_2, c = -1.5, moves W by c t under the pricing measure, "
+         "so the price's weight at T lies at w_2 = -4.5 with"}};
     const std::regex asked("raise --R to ([0-9.e+]+) or more");
     for (auto [args, reason] : refused) {
         args.insert(args.begin(), "grid");
