@@ -195,8 +195,8 @@ std::string startup_warning(const SchemeSettings& s, int dimension) {
            format_number(S) + " substeps, " + substeps + ") are " + format_number(fine_steps / steps, "%.0f") +
            " times the run's " + format_number(steps) + " steps, on " + format_number(points) + " grid points: about " +
            format_number(evaluations, "%.1e") + " node evaluations (ex2 K = 6 makes some 6e7 a second on one "
-           "core of an H100 host, 7e8 on 16); --startup-substeps sets fewer substeps, a smaller --R fewer points "
-           "(R = " +
+           "core of an H100 host, 7e8 on 16); --startup-substeps sets fewer substeps (a fixed count caps the order at "
+           "2), a smaller --R fewer points (R = " +
            format_number(s.R) + " is " + format_number(s.R / std::sqrt(s.T), "%.0f") + " sqrt(T))";
 }
 
