@@ -101,9 +101,7 @@ public:
     SolveResult run() {
         context_.start_timer();
         context_.clear_marks();
-        phase_spans_.clear();
-        staged_axis_sums_ = 0.0;
-        separable_layers_ = 0;
+        run_ = {};
         const LayerRingView ring = ring_view(ring_);
         set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
         picard_.scale = picard_scale(ring.layer(s_.N));
@@ -114,11 +112,11 @@ public:
             multistep_startup(ring);
         }
         for (int n = s_.N - K_; n >= 0; --n) step(ring, n, s_.Ky, s_.Kz, time_.dt(), s_.T - (s_.N - n) * time_.dt(), s_.N);
-        check_status(steps_done_);
+        check_status(run_.steps_done);
         context_.synchronize();
         SolveResult result;
         result.sweep_seconds = context_.elapsed_seconds();
-        for (const PhaseSpan& span : phase_spans_) result.phase_seconds.*span.phase += context_.seconds_between(span.from, span.to);
+        for (const PhaseSpan& span : run_.phase_spans) result.phase_seconds.*span.phase += context_.seconds_between(span.from, span.to);
         collect(ring.layer(0), result);
         return result;
     }
@@ -270,7 +268,7 @@ private:
         const bool separable_step = separable() && (!reads_kinked || n + K == coefficients.kinked_layer);
         if (separable_step) {
             separable_pass(ring, n, coefficients, dt, t_n);
-            separable_layers_ += K;
+            run_.separable_layers += K;
         } else if (reads_kinked) {
             pass_of_points<kinked>(ring, n, coefficients, dt, t_n);
         } else {
@@ -279,15 +277,15 @@ private:
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         if (stage_.stride > 0 && !separable_step)
             for (int j = 1; j <= K; ++j)
-                if (n + j != coefficients.kinked_layer) staged_axis_sums_ += staged_sums_[j - 1];
-        step_times_.push_back(t_n);
-        ++steps_done_;
-        if (steps_done_ - steps_reduced_ == status_depth()) {
+                if (n + j != coefficients.kinked_layer) run_.staged_axis_sums += staged_sums_[j - 1];
+        run_.step_times.push_back(t_n);
+        ++run_.steps_done;
+        if (run_.steps_done - run_.steps_reduced == status_depth()) {
             reduce_statuses();
             phase_span(&SweepPhaseSeconds::status, pass_end);
         }
-        if (steps_done_ % status_check_interval == 0) check_status(steps_done_);
-        if (s_.progress && steps_done_ % progress_interval == 0) s_.progress(steps_done_, steps());
+        if (run_.steps_done % status_check_interval == 0) check_status(run_.steps_done);
+        if (s_.progress && run_.steps_done % progress_interval == 0) s_.progress(run_.steps_done, steps());
         const int fit_start = phase_mark();
         fit(ring.layer(n));
         phase_span(&SweepPhaseSeconds::fit, fit_start);
@@ -326,7 +324,7 @@ private:
 
     // This step's grid point statuses (status_depth()).
     StepStatus* step_point_status() {
-        return raw(point_status_) + static_cast<std::size_t>(steps_done_ - steps_reduced_) * points_;
+        return raw(point_status_) + static_cast<std::size_t>(run_.steps_done - run_.steps_reduced) * points_;
     }
 
     // Whether the steps run the separable pass (separable_pass.h): a 2D problem with an affine driver and an
@@ -445,7 +443,7 @@ private:
     int phase_span(PhaseSeconds phase, int start) {
         if (!s_.time_phases) return 0;
         const int end = context_.mark();
-        phase_spans_.push_back({phase, start, end});
+        run_.phase_spans.push_back({phase, start, end});
         return end;
     }
 
@@ -459,34 +457,34 @@ private:
 
     // The statuses of the steps since the last reduction: status_[step] = CombineStepStatus over the grid points.
     void reduce_statuses() {
-        const int pending = steps_done_ - steps_reduced_;
+        const int pending = run_.steps_done - run_.steps_reduced;
         if (pending == 0) return;
         context_.reduce_segments_into(raw(point_status_), points_, pending, StepStatus{}, CombineStepStatus{},
-                                      raw(status_) + steps_reduced_);
-        steps_reduced_ = steps_done_;
+                                      raw(status_) + run_.steps_reduced);
+        run_.steps_reduced = run_.steps_done;
     }
 
     // Reads back the statuses of the steps not yet checked; stops at the first non-finite value.
     void check_status(int steps) {
         reduce_statuses();
-        context_.copy_to_host(status_.begin() + steps_checked_, status_.begin() + steps,
-                              host_status_.begin() + steps_checked_);
-        for (; steps_checked_ < steps; ++steps_checked_) {
-            const StepStatus& status = host_status_[steps_checked_];
+        context_.copy_to_host(status_.begin() + run_.steps_checked, status_.begin() + steps,
+                              host_status_.begin() + run_.steps_checked);
+        for (; run_.steps_checked < steps; ++run_.steps_checked) {
+            const StepStatus& status = host_status_[run_.steps_checked];
             if (status.first_nonfinite != INT_MAX) {
                 const int i = status.first_nonfinite;
-                throw NumericalError("non-finite y or z in step " + std::to_string(steps_checked_ + 1) + " of " +
+                throw NumericalError("non-finite y or z in step " + std::to_string(run_.steps_checked + 1) + " of " +
                                      std::to_string(this->steps()) + " (t = " +
-                                     format_number(step_times_[steps_checked_]) + "), grid index " +
+                                     format_number(run_.step_times[run_.steps_checked]) + "), grid index " +
                                      std::to_string(i) + " (w = " + describe(grid_(i)) + ")");
             }
-            picard_most_ = std::max(picard_most_, status.picard_iterations);
-            picard_change_largest_ = std::max(picard_change_largest_, status.picard_change);
+            run_.picard_most = std::max(run_.picard_most, status.picard_iterations);
+            run_.picard_change_largest = std::max(run_.picard_change_largest, status.picard_change);
             if (status.picard_unconverged > 0) {  // Picard ended above its tolerance at some point
-                if (picard_unconverged_steps_++ == 0) picard_first_unconverged_ = steps_checked_;
-                picard_unconverged_change_ = std::max(picard_unconverged_change_, status.picard_change);
+                if (run_.picard_unconverged_steps++ == 0) run_.picard_first_unconverged = run_.steps_checked;
+                run_.picard_unconverged_change = std::max(run_.picard_unconverged_change, status.picard_change);
                 if (s_.picard_strict)
-                    throw NumericalError(picard_not_converged(steps_checked_) + " (--strict)");
+                    throw NumericalError(picard_not_converged(run_.steps_checked) + " (--strict)");
             }
         }
     }
@@ -495,7 +493,7 @@ private:
     std::string picard_not_converged(int step) const {
         const StepStatus& status = host_status_[step];
         std::string text = "Picard did not converge in step " + std::to_string(step + 1) + " of " +
-                           std::to_string(steps()) + " (t = " + format_number(step_times_[step]) + ") at " +
+                           std::to_string(steps()) + " (t = " + format_number(run_.step_times[step]) + ") at " +
                            std::to_string(status.picard_unconverged) + " of " + std::to_string(points_) +
                            " grid points: largest remaining change " + format_number(status.picard_change) +
                            " after " + std::to_string(status.picard_iterations) + " iterations (--picard " +
@@ -503,9 +501,9 @@ private:
                            format_number(s_.picard_tolerance) + " (" + format_number(picard_.scale, "%.4g") +
                            " + |y|) (--picard-tol; " + format_number(picard_.scale, "%.4g") + " by " +
                            picard_scale_source_ + ")";
-        if (picard_unconverged_steps_ > 1)
-            text += "; " + std::to_string(picard_unconverged_steps_) + " steps did not converge, largest remaining change " +
-                    format_number(picard_unconverged_change_);
+        if (run_.picard_unconverged_steps > 1)
+            text += "; " + std::to_string(run_.picard_unconverged_steps) + " steps did not converge, largest remaining change " +
+                    format_number(run_.picard_unconverged_change);
         return text;
     }
 
@@ -532,13 +530,13 @@ private:
         result.y0 = result.y[centre];
         result.z0.resize(d);
         for (int k = 0; k < d; ++k) result.z0[k] = result.z[k * points_ + centre];
-        result.picard_most_iterations = picard_most_;
-        result.picard_largest_change = picard_change_largest_;
-        result.picard_unconverged_steps = picard_unconverged_steps_;
+        result.picard_most_iterations = run_.picard_most;
+        result.picard_largest_change = run_.picard_change_largest;
+        result.picard_unconverged_steps = run_.picard_unconverged_steps;
         result.picard_scale = picard_.scale;
-        if (picard_unconverged_steps_ > 0) result.picard_warning = picard_not_converged(picard_first_unconverged_);
-        result.staged_axis_sums = staged_axis_sums_;
-        result.separable_layers = separable_layers_;
+        if (run_.picard_unconverged_steps > 0) result.picard_warning = picard_not_converged(run_.picard_first_unconverged);
+        result.staged_axis_sums = run_.staged_axis_sums;
+        result.separable_layers = run_.separable_layers;
         result.storage_bytes = storage_bytes();
         result.device_bytes_measured = context_.device_bytes_in_use();
         result.has_exact = Problem::has_exact_solution;
@@ -683,20 +681,23 @@ private:
     double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
     StageLayout stage_{0, 0};                    // the staged 2D pass's (choose_stage); stride 0: none
     std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
-    double staged_axis_sums_ = 0.0;              // over the solve (SolveResult::staged_axis_sums)
-    int separable_layers_ = 0;                   // over the solve (SolveResult::separable_layers)
     typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points
     typename Context::template vector<StepStatus> status_;         // per step
     std::vector<StepStatus> host_status_;
-    std::vector<double> step_times_;
-    int steps_done_ = 0, steps_reduced_ = 0, steps_checked_ = 0;
     PicardStop picard_{s_.picard_iterations, s_.picard_tolerance, 1.0};  // its scale from the terminal layer (run)
     std::string picard_scale_source_;  // what gave picard_.scale (picard_scale)
-    int picard_most_ = 0;
-    double picard_change_largest_ = 0.0;
-    int picard_unconverged_steps_ = 0, picard_first_unconverged_ = -1;  // steps where Picard ended above tolerance
-    double picard_unconverged_change_ = 0.0;                           // the largest last change of those steps
-    std::vector<PhaseSpan> phase_spans_;  // with settings.time_phases
+    // What a solve counts, from zero at every run().
+    struct Tally {
+        std::vector<double> step_times;
+        int steps_done = 0, steps_reduced = 0, steps_checked = 0;
+        int picard_most = 0;
+        double picard_change_largest = 0.0;
+        int picard_unconverged_steps = 0, picard_first_unconverged = -1;  // steps where Picard ended above tolerance
+        double picard_unconverged_change = 0.0;                           // the largest last change of those steps
+        std::vector<PhaseSpan> phase_spans;  // with settings.time_phases
+        double staged_axis_sums = 0.0;       // SolveResult::staged_axis_sums
+        int separable_layers = 0;            // SolveResult::separable_layers
+    } run_;
 };
 
 }  // namespace bsde

@@ -211,9 +211,14 @@ StabilityEstimate estimate_stability(const SchemeSettings& settings, int dimensi
 
 int smallest_stable_L(const SchemeSettings& settings, int dimension) {
     SchemeSettings s = settings;
-    for (s.L = settings.L + 1; s.L <= gauss_hermite_max_points; ++s.L)
-        if (estimate_stability(s, dimension).growth_over_run <= stability_warning_growth) return s.L;
-    return 0;
+    const auto stable = [&](int L) {
+        s.L = L;
+        return estimate_stability(s, dimension).growth_over_run <= stability_warning_growth;
+    };
+    if (settings.L >= gauss_hermite_max_points || !stable(gauss_hermite_max_points)) return 0;
+    for (int L = settings.L + 1; L < gauss_hermite_max_points; ++L)
+        if (stable(L)) return L;
+    return gauss_hermite_max_points;
 }
 
 std::string describe(const StabilityEstimate& e, const SchemeSettings& settings) {
@@ -262,27 +267,30 @@ int stable_N_above(const SchemeSettings& settings, int dimension) {
 
 std::string stability_remedy(const SchemeSettings& settings, int dimension) {
     const std::array<double, 2>& c = settings.driver_z_gradient;
+    const bool driver_term = c[0] != 0 || c[1] != 0;
+    const double dt = settings.T / settings.N;
+    // "df/dz = (-0.2, 74.54), |df/dz| sqrt(dt) = 9.32"
+    const std::string driver_z = "df/dz = " +
+                                 (dimension == 1 ? format_number(c[0], "%.4g")
+                                                 : "(" + format_number(c[0], "%.4g") + ", " +
+                                                       format_number(c[1], "%.4g") + ")") +
+                                 ", |df/dz| sqrt(dt) = " + format_number(std::hypot(c[0], c[1]) * std::sqrt(dt), "%.3g");
+    const std::string advice = settings.driver_z_advice.empty() ? "" : "; " + settings.driver_z_advice;
     SchemeSettings without_driver = settings;
     without_driver.driver_z_gradient = {0.0, 0.0};
-    if ((c[0] != 0 || c[1] != 0) &&
-        estimate_stability(without_driver, dimension).growth_over_run <= stability_warning_growth) {
-        const double size = std::hypot(c[0], c[1]), dt = settings.T / settings.N;
+    if (driver_term && estimate_stability(without_driver, dimension).growth_over_run <= stability_warning_growth) {
         const int N = stable_N_above(settings, dimension);
-        return "the driver's z term makes it so (df/dz = " +
-               (dimension == 1 ? format_number(c[0], "%.4g")
-                               : "(" + format_number(c[0], "%.4g") + ", " + format_number(c[1], "%.4g") + ")") +
-               ", |df/dz| sqrt(dt) = " + format_number(size * std::sqrt(dt), "%.3g") + "); " +
+        return "the driver's z term makes it so (" + driver_z + "); " +
                (N > 0 ? "--N " + std::to_string(N) + " keeps their growth under 1e3, as may"
                       : "no --N whose grid the sweep can take keeps their growth under 1e3, but may") +
-               " the problem's parameters with a smaller |df/dz|" +
-               (settings.driver_z_advice.empty() ? "" : "; " + settings.driver_z_advice) +
-               " (README, Stability)";
+               " the problem's parameters with a smaller |df/dz|" + advice + " (README, Stability)";
     }
     const int L = smallest_stable_L(settings, dimension);
     return (L > 0 ? "--L " + std::to_string(L) +
                         " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"
                   : "a lower --K or --N may keep their growth under 1e3") +
-           std::string(" (README, Stability)");
+           (driver_term ? "; the driver's z term adds to it (" + driver_z + ")" + advice : std::string()) +
+           " (README, Stability)";
 }
 
 std::string stability_warning(const StabilityEstimate& e, const SchemeSettings& settings, int dimension) {

@@ -5,6 +5,7 @@
 
 #include "../algorithms/backward_sweep.h"
 #include "../algorithms/host_system.h"
+#include "../problems/logistic_bsde.h"
 #include "test_support.h"
 
 using namespace bsde;
@@ -225,6 +226,35 @@ BOOST_AUTO_TEST_CASE(a_long_startup_is_warned_of) {
         BOOST_CHECK_MESSAGE(startup_warning(paper, 1).empty(), "K = " << K << ", N = 16, T = 1: got '"
                                                                        << startup_warning(paper, 1) << "'");
     }
+}
+
+BOOST_AUTO_TEST_CASE(a_sweep_runs_again_from_the_start) {
+    BOOST_TEST_MESSAGE("BackwardSweep::run() twice (ex1 K = 3, N = 64, serial): the same y_0, z_0 and Picard tally, and "
+                       "the progress counts the steps from the first again (the step counts, statuses and Picard tally "
+                       "had been kept from the first run, and the second wrote past the end of the step statuses)");
+    SchemeSettings s;
+    s.Ky = s.Kz = 3;
+    s.N = 64;
+    std::vector<int> reported;
+    s.progress = [&reported](int done, int) { reported.push_back(done); };
+    HostContext<SerialSystem> context;
+    BackwardSweep<logistic_bsde, CubicSpline1D, HostContext<SerialSystem>> sweep(context, logistic_bsde(s.T, {}), s);
+    const SolveResult first = sweep.run();
+    const std::vector<int> first_reported = reported;
+    reported.clear();
+    const SolveResult second = sweep.run();
+    BOOST_CHECK_MESSAGE(second.y0 == first.y0 && second.z0 == first.z0 &&
+                            second.picard_most_iterations == first.picard_most_iterations &&
+                            second.picard_largest_change == first.picard_largest_change,
+                        "second run: y_0 " << second.y0 << ", z_0 " << second.z0[0] << ", Picard " << second.picard_most_iterations
+                                           << " iterations, change " << second.picard_largest_change << "; first: "
+                                           << first.y0 << ", " << first.z0[0] << ", " << first.picard_most_iterations << ", "
+                                           << first.picard_largest_change);
+    BOOST_CHECK_MESSAGE(!first_reported.empty() && reported == first_reported,
+                        "progress: the first run reported " << first_reported.size() << " counts up to "
+                                                            << (first_reported.empty() ? 0 : first_reported.back())
+                                                            << ", the second " << reported.size() << " up to "
+                                                            << (reported.empty() ? 0 : reported.back()));
 }
 
 namespace {

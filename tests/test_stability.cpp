@@ -175,12 +175,13 @@ BOOST_AUTO_TEST_CASE(a_time_dependent_driver_z_gradient_is_read_where_largest) {
 }
 
 BOOST_AUTO_TEST_CASE(a_large_driver_z_gradient_blows_up_as_it_predicts) {
-    BOOST_TEST_MESSAGE("ex5 K = 2, N = 16 on serial, where df/dz = -lambda grows as |rho| -> 1: with rho = 0.999 (|df/dz| "
-                       "sqrt(dt) = 0.19) the analysis finds growth under 1e3 over the run and the y_0 error is below 1e-3; "
-                       "with rho = 0.999999 (5.9) growth above 1e8, and the y_0 error exceeds 1 (or the solve stops on a "
-                       "non-finite value)");
+    BOOST_TEST_MESSAGE("ex5 K = 2, N = 16, R = 28 on serial, where df/dz = -lambda grows as |rho| -> 1: with rho = 0.999 "
+                       "(|df/dz| sqrt(dt) = 0.19) the analysis finds growth under 1e3 over the run and the y_0 error is "
+                       "below 1e-3; with rho = 0.999999 (5.9) growth above 1e8, and the y_0 error exceeds 1 (or the solve "
+                       "stops on a non-finite value). R = 28 holds the price's weight at w_2 = c_2 T = 23.6 (the default 8 "
+                       "is refused for it: option_checks.h, check_domain_holds_bounded_price)");
     for (const double rho : {0.999, 0.999999}) {
-        SchemeSettings s = settings(2, 16, 8, 8.0);
+        SchemeSettings s = settings(2, 16, 8, 28.0);
         s.problem_parameters["rho"] = rho;
         s.driver_z_gradient = find_problem("ex5").driver_z_gradient(s.T, s.problem_parameters);
         s.allow_unstable = true;
@@ -227,7 +228,7 @@ BOOST_AUTO_TEST_CASE(what_it_calls_unstable_blows_up) {
 
 BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
     BOOST_TEST_MESSAGE("bsde solve with settings the analysis finds unstable (ex1 K = 6, N = 512, L = 8, R = 1; ex5 K = 2, "
-                       "N = 16 with rho = 0.999999999, where df/dz = -lambda is about 745) exits 2 with "
+                       "N = 16, T = 0.01 with rho = 0.999999999, where df/dz = -lambda is about 745) exits 2 with "
                        "one line naming the growth and --allow-unstable (and for ex5 the driver's z term); with --allow-unstable it runs, warns on stderr "
                        "and prints the stability line; a stable run prints its line and no warning");
     const std::vector<std::string> unstable{"solve", "--problem", "ex1", "--K",  "6",         "--N",
@@ -253,8 +254,9 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
                                 ran.out.find("UNSTABLE (warning on stderr)") != std::string::npos,
                             joined(allowed) << ": expected the output to have 'stability grid modes of wavelength about' and "
                                                "'UNSTABLE (warning on stderr)', got:\n" << ran.out);
+    // T = 0.01: at T = 1 the domain would refuse it first (the price's weight at w_2 = c_2 T = 745)
     const std::vector<std::string> driven{"solve", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999",
-                                          "--backend", "serial"};
+                                          "--T", "0.01", "--backend", "serial"};
     const CliResult driven_refused = run(driven);
     BOOST_CHECK_MESSAGE(driven_refused.code == 2 &&
                             one_line(driven_refused.err, "bsde: error: --K 2, --N 16, --L 8: the scheme is unstable") &&
@@ -281,6 +283,33 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
                         joined(stable) << ": expected exit 0, nothing on stderr and an output with 'stability grid modes "
                                           "grow by at most'; got exit "
                                        << fine.code << ", stderr '" << shown(fine.err) << "', output:\n" << fine.out);
+}
+
+BOOST_AUTO_TEST_CASE(an_instability_no_L_removes_names_the_driver_term_too) {
+    BOOST_TEST_MESSAGE("ex3 K = 6, N = 512, L = 4 with mu = 1, sigma = 0.01 (df/dz = -(mu - r + delta) / sigma = -101): "
+                       "unstable with or without the driver's z term, and at the largest rule, L = 128, too, so "
+                       "smallest_stable_L is 0 and bsde grid's remedy names the driver's term beside a lower K or N");
+    const std::vector<std::string> args{"grid", "--problem", "ex3", "--K", "6", "--N", "512", "--L", "4",
+                                        "--mu", "1", "--sigma", "0.01"};
+    const CliResult r = run(args);
+    const std::string expected = "UNSTABLE: bsde solve refuses these settings unless --allow-unstable; a lower --K or "
+                                 "--N may keep their growth under 1e3; the driver's z term adds to it (df/dz = -101, ";
+    BOOST_CHECK_MESSAGE(r.out.find(expected) != std::string::npos &&
+                            r.out.find("; --mu equal to r - delta makes it 0") != std::string::npos,
+                        joined(args) << ": expected '" << expected << "...; --mu equal to r - delta makes it 0', got:\n"
+                                     << r.out);
+    SchemeSettings s;
+    s.Ky = s.Kz = 6;
+    s.N = 512;
+    s.T = 0.33;
+    s.R = 16;
+    s.L = 4;
+    s.driver_z_gradient = {-101.0, 0.0};
+    BOOST_CHECK_EQUAL(smallest_stable_L(s, 1), 0);
+    s.L = gauss_hermite_max_points;
+    const StabilityEstimate largest = estimate_stability(s, 1);
+    BOOST_CHECK_MESSAGE(largest.growth_over_run > stability_warning_growth,
+                        "L = " << s.L << ": growth over the run expected > 1e3, got " << scientific(largest.growth_over_run));
 }
 
 BOOST_AUTO_TEST_CASE(the_options_drift_advice_removes_the_driver_term) {
