@@ -39,11 +39,11 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     const BackendOps& ops = backend_ops(backend);
     std::unique_ptr<AtomicOutputFile> csv;
     if (!invocation.output.empty()) csv = std::make_unique<AtomicOutputFile>(invocation.output);
-    SchemeSettings settings = invocation.settings;
-    settings.warn_before_run = [&err](const std::string& warning) {
-        err << "bsde: warning: " << one_line(warning) << std::endl;  // flushed: the run may be long
-    };
     ProgressLine progress(show_progress);  // erased before the report, or an error, is printed
+    SchemeSettings settings = invocation.settings;
+    settings.warn_before_run = [&err, &progress](const std::string& warning) {
+        progress.print(err, "bsde: warning: " + one_line(warning));  // a line of its own on a terminal
+    };
     settings.progress = progress.for_solve("solve " + invocation.problem + " K = " + std::to_string(settings.K()) +
                                            ", N = " + std::to_string(settings.N) + " on " + to_string(backend));
     const SolveResult result = ops.solve(invocation.problem, settings);

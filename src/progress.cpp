@@ -54,12 +54,21 @@ void ProgressLine::draw(int steps_done, int steps_total) {
     std::cerr << "\r\033[K" << line << std::flush;
     s.drawn = true;
     s.last_draw = now;
+    s.steps_done = steps_done;
+    s.steps_total = steps_total;
 }
 
 void ProgressLine::clear() {
     if (!enabled_ || !state_->drawn) return;
     std::cerr << "\r\033[K" << std::flush;
     state_->drawn = false;
+}
+
+void ProgressLine::print(std::ostream& err, const std::string& line) {
+    const bool was_drawn = enabled_ && state_->drawn;
+    clear();
+    err << line << std::endl;  // flushed: the run may be long
+    if (was_drawn) draw(state_->steps_done, state_->steps_total);
 }
 
 }  // namespace bsde

@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "../algorithms/solver.h"
@@ -26,12 +27,17 @@ public:
     // >= 0, is the estimated time of what comes after this solve (the rest of a study).
     ProgressCallback for_solve(const std::string& label, double seconds_after = -1);
     void clear();  // erases the line (before other output on stderr, and at the end)
+    // Writes `line` and a newline on err (stderr where the progress line shows) while a solve runs: the progress line
+    // is erased first and drawn again after, so that the line stands alone and the progress still shows (a warning
+    // before a long start-up precedes minutes without an update).
+    void print(std::ostream& err, const std::string& line);
 
 private:
     struct State {
         std::string label;
         double seconds_after = -1;
         std::chrono::steady_clock::time_point start, last_draw;
+        int steps_done = 0, steps_total = 0;  // as last drawn
         bool drawn = false;
     };
     void draw(int steps_done, int steps_total);

@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -31,6 +33,7 @@ using bsde::test::joined;
 using bsde::test::listed;
 using bsde::test::run;
 using bsde::test::run_with_unflushable_out;
+using bsde::test::ScopedEnv;
 using bsde::test::ScratchDir;
 using bsde::test::shown;
 
@@ -44,6 +47,25 @@ CliResult solve_on_serial(const std::vector<std::string>& options) {
     BOOST_REQUIRE_MESSAGE(r.code == 0,
                           joined(args) << ": expected exit code 0, got " << r.code << " (" << shown(r.err) << ")");
     return r;
+}
+
+// Runs args with stderr a terminal (a pseudo-terminal's far end on descriptor 2), as bsde shows its progress line
+// there only, and with err std::cerr, whose output is read back rather than written to the terminal.
+CliResult run_on_a_terminal(const std::vector<std::string>& args) {
+    const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+    BOOST_REQUIRE_MESSAGE(master >= 0 && ::grantpt(master) == 0 && ::unlockpt(master) == 0,
+                          "cannot make a pseudo-terminal");
+    const int terminal = ::open(::ptsname(master), O_RDWR | O_NOCTTY);
+    BOOST_REQUIRE_MESSAGE(terminal >= 0, "cannot open the pseudo-terminal " << ::ptsname(master));
+    const int saved_stderr = ::dup(STDERR_FILENO);
+    BOOST_REQUIRE(saved_stderr >= 0 && ::dup2(terminal, STDERR_FILENO) == STDERR_FILENO);
+    std::ostringstream out, err;
+    std::streambuf* const cerr_buffer = std::cerr.rdbuf(err.rdbuf());
+    const int code = bsde::run_cli(args, out, std::cerr);
+    std::cerr.rdbuf(cerr_buffer);
+    ::dup2(saved_stderr, STDERR_FILENO);
+    for (const int descriptor : {saved_stderr, terminal, master}) ::close(descriptor);
+    return {code, out.str(), err.str()};
 }
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -445,6 +467,35 @@ BOOST_AUTO_TEST_CASE(a_run_stopped_by_a_signal_leaves_nothing_of_its_own) {
                             c.command.front() << ": expected the child to end by SIGTERM, got status " << status);
         BOOST_CHECK_MESSAGE(scratch.names().empty(),
                             c.command.front() << ": expected nothing left, got " << listed(scratch.names()));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(warning_before_the_run_erases_the_progress_line) {
+    BOOST_TEST_MESSAGE("ex2 K = 3, N = 16, T = 1e-4 is warned of before it runs (the start-up's substeps); the run "
+                       "then fails at its allocation (BSDE_TEST_FAIL_ALLOCATION, with 1e12 bytes free: BSDE_TEST_FREE_BYTES), at once. On a terminal the progress "
+                       "line is erased before the warning and drawn again after it, and erased before the error; off "
+                       "a terminal err holds the two lines alone");
+    const std::vector<std::string> args{"solve", "--problem", "ex2", "--K", "3", "--N", "16", "--T", "1e-4",
+                                        "--backend", "serial"};
+    ScopedEnv fail("BSDE_TEST_FAIL_ALLOCATION", "1");
+    ScopedEnv enough_memory("BSDE_TEST_FREE_BYTES", "1000000000000");  // its 5000 MiB fit on any machine
+    const std::string warning = "bsde: warning: the start-up's ", error = "bsde: error: allocating ";
+    const std::string erase = "\r\033[K", progress = erase + "solve ex2 K = 3, N = 16 on serial";
+    const struct {
+        CliResult r;
+        std::string before_warning, before_error;
+    } runs[]{{run_on_a_terminal(args), progress + erase, progress + erase}, {run(args), "", ""}};
+    for (const auto& [r, before_warning, before_error] : runs) {
+        const std::size_t end_of_warning = r.err.find('\n');
+        const std::string first = r.err.substr(0, end_of_warning + 1), second = r.err.substr(end_of_warning + 1);
+        BOOST_CHECK_MESSAGE(r.code == 4 && r.out.empty(), joined(args) << ": expected exit code 4 and nothing on out, got "
+                                                                       << r.code << " and '" << r.out << "'");
+        BOOST_CHECK_MESSAGE(end_of_warning != std::string::npos && first.rfind(before_warning + warning, 0) == 0,
+                            "expected the first line to be '" << shown(before_warning + warning) << "...', got '"
+                                                              << shown(first) << "'");
+        BOOST_CHECK_MESSAGE(second.rfind(before_error + error, 0) == 0 && second.find('\n') == second.size() - 1,
+                            "expected the rest to be one line '" << shown(before_error + error) << "...', got '"
+                                                                 << shown(second) << "'");
     }
 }
 
