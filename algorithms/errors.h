@@ -60,4 +60,24 @@ struct DefinitionError : Error {
     explicit DefinitionError(const std::string& message) : Error(message, 5) {}
 };
 
+// action(), an Error it throws thrown again with `context` before its message ("K = 3, N = 16 on serial: ...") and of
+// the same type, so that what a catcher does with the type stays: an InputError's --config line (cli.cpp), the exit
+// code.
+template <class Action>
+auto in_context(const std::string& context, Action&& action) -> decltype(action()) {
+    try {
+        return action();
+    } catch (const InputError& e) {
+        throw InputError(context + e.what());
+    } catch (const NumericalError& e) {
+        throw NumericalError(context + e.what());
+    } catch (const DeviceError& e) {
+        throw DeviceError(context + e.what());
+    } catch (const DefinitionError& e) {
+        throw DefinitionError(context + e.what());
+    } catch (const Error& e) {
+        throw Error(context + e.what(), e.exit_code());
+    }
+}
+
 }  // namespace bsde

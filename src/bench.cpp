@@ -455,12 +455,7 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
                 SchemeSettings s = c.settings;
                 s.time_phases = time_phases;
                 if (progress.enabled()) s.progress = progress.for_solve(label + ": " + what);
-                try {
-                    return ops.solve(c.problem, s);
-                } catch (const Error& e) {
-                    progress.clear();
-                    throw Error(c.name + " on " + to_string(b) + ": " + e.what(), e.exit_code());
-                }
+                return in_context(c.name + " on " + to_string(b) + ": ", [&] { return ops.solve(c.problem, s); });
             };
             solve("warm-up", false);
             BenchResult r;

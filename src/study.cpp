@@ -277,12 +277,7 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
         if (!warmed_up(b) || study.cases.empty()) continue;
         SchemeSettings s = case_settings(base, study.cases.front().K, study.cases.front().N);
         if (progress.enabled()) s.progress = progress.for_solve("study: warm-up on " + to_string(b));
-        try {
-            backend_ops(b).solve(study.problem, s);
-        } catch (const Error& e) {
-            progress.clear();
-            throw Error("warm-up on " + to_string(b) + ": " + e.what(), e.exit_code());
-        }
+        in_context("warm-up on " + to_string(b) + ": ", [&] { return backend_ops(b).solve(study.problem, s); });
     }
 
     // Progress: the time left in the study from the seconds per work unit each backend has shown: after the
@@ -330,18 +325,10 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                             study.problem + " K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
                             to_string(b) + (repeats > 1 ? ", round " + std::to_string(round + 1) : std::string()),
                         seconds_after(i, round, b));
-                SolveResult r;
-                try {
-                    r = backend_ops(b).solve(study.problem, s);
-                } catch (const Error& e) {
-                    progress.clear();
-                    throw Error("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " + to_string(b) +
-                                    ": " + e.what(),
-                                e.exit_code());
-                }
-                if (round == 0 && !r.picard_warning.empty())
-                    study.warnings.push_back("K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
-                                             to_string(b) + ": " + r.picard_warning);
+                const std::string context = "K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
+                                            to_string(b) + ": ";
+                const SolveResult r = in_context(context, [&] { return backend_ops(b).solve(study.problem, s); });
+                if (round == 0 && !r.picard_warning.empty()) study.warnings.push_back(context + r.picard_warning);
                 study.terminal_kinked = r.terminal_kinked;
                 c.runs[b].push_back(r.sweep_seconds);
                 auto& [seconds, work] = spent[b];

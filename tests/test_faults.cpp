@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <typeinfo>
 #include <vector>
 
 #include <omp.h>
@@ -242,6 +243,42 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
     };
     BOOST_CHECK_GE(rows.size(), 30u);
     for (const BadInput& row : rows) check_bad_input(row);
+}
+
+BOOST_AUTO_TEST_CASE(study_and_bench_keep_the_type_of_a_cases_error) {
+    BOOST_TEST_MESSAGE("with 1 MB free (BSDE_TEST_FREE_BYTES) ex1 K = 3, N = 256, N on line 3 of --config, is refused "
+                       "alike by solve, by study's case on serial and by its warm-up on omp: exit code 2, the file's "
+                       "line, then the case; the context study and bench give a case's error keeps its type, message "
+                       "and exit code, for each type");
+    ScratchDir scratch("faults");
+    const std::string ini = scratch.write("memory.ini", "problem = ex1\nK = 3\nN = 256\n");
+    const std::string line_3 = "--config '" + ini + "' line 3: ";
+    {
+        ScopedEnv free_memory("BSDE_TEST_FREE_BYTES", "1000000");
+        for (const BadInput& row : std::vector<BadInput>{
+                 {{"solve", "--config", ini, "--backend", "serial"}, 2, line_3 + "the run needs "},
+                 {{"study", "--config", ini, "--backends", "serial"}, 2, line_3 + "K = 3, N = 256 on serial: the run needs "},
+                 {{"study", "--config", ini, "--backends", "omp"}, 2, line_3 + "warm-up on omp: the run needs "}})
+            check_bad_input(row);
+    }
+    // bench's options (--cases, --backends, --repeats, --out) are named by no solve's refusal: the context alone
+    const auto check_kept = [](const auto& error) {  // thrown as its own type, not as an Error
+        try {
+            bsde::in_context("ex1-k3-n8 on serial: ", [&] { throw error; });
+            BOOST_ERROR(typeid(error).name() << ": nothing thrown");
+        } catch (const bsde::Error& e) {
+            const std::string expected = std::string("ex1-k3-n8 on serial: ") + error.what();
+            BOOST_CHECK_MESSAGE(typeid(e) == typeid(error) && e.what() == expected && e.exit_code() == error.exit_code(),
+                                "expected " << typeid(error).name() << " '" << expected << "', exit code "
+                                            << error.exit_code() << ", got " << typeid(e).name() << " '" << e.what()
+                                            << "', exit code " << e.exit_code());
+        }
+    };
+    check_kept(bsde::InputError("--N 256: too large"));
+    check_kept(bsde::NumericalError("non-finite y"));
+    check_kept(bsde::DeviceError("no device"));
+    check_kept(bsde::DefinitionError("two problems called alike"));
+    check_kept(bsde::Error("another failure", 7));
 }
 
 BOOST_AUTO_TEST_CASE(config_fifo_is_refused_without_waiting_for_a_writer) {
