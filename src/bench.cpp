@@ -35,14 +35,14 @@ BenchCase parse_case(const std::string& item) {
     if (preset) {  // PROBLEM-kK-nN
         static const std::regex preset("(.+)-k([0-9]+)-n([0-9]+)");
         std::smatch m;
-        const bool matched = std::regex_match(head, m, preset) && (problem = problem_named(m[1].str())) != nullptr &&
-                             to_int(m[2].str(), K) && to_int(m[3].str(), N);
-        if (!matched) {
+        if (!std::regex_match(head, m, preset) || (problem = problem_named(m[1].str())) == nullptr) {
             std::string known;
             for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
             throw InputError(where + "'" + head + "' is neither a problem (" + known +
                              ") nor PROBLEM-kK-nN such as ex2-k6-n1024");
         }
+        K = parse_integer(where + "K", m[2].str());  // digits: refused only beyond int's range
+        N = parse_integer(where + "N", m[3].str());
         check_multistep_order(where + "K", K);
     }
     BenchCase c;

@@ -1,7 +1,6 @@
 #include "study.h"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -44,9 +43,7 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
     // An item as an int; digits beyond int's range are an error of their own rather than "not an integer".
     const auto integer = [&](const std::string& item, int& value) {
         if (to_int(item, value)) return true;
-        if (is_digits(item))
-            throw InputError(option + " '" + text + "': " + item + " is out of range (at most " +
-                             std::to_string(INT_MAX) + ")");
+        if (is_digits(item)) throw InputError(option + " '" + text + "': " + item + " is " + int_range_refusal(item));
         return false;
     };
     // The value as given, as every option takes a number (--T ' 1' is refused); a list's items may have blanks beside

@@ -48,6 +48,13 @@ inline bool is_digits(const std::string& text) {
     return text.size() > sign && text.find_first_not_of("0123456789", sign) == std::string::npos;
 }
 
+// What an integer's text (is_digits) that to_int refuses is: "out of range (at most 2147483647)", or for a negative one
+// "out of range (at least -2147483648)".
+inline std::string int_range_refusal(const std::string& digits) {
+    return digits[0] == '-' ? "out of range (at least " + std::to_string(std::numeric_limits<int>::min()) + ")"
+                            : "out of range (at most " + std::to_string(std::numeric_limits<int>::max()) + ")";
+}
+
 // The whole of `text` as a finite decimal number (digits, a sign, a point, an exponent: as the command line takes
 // them); false for anything else, such as hex, inf, nan or a number beyond double's range (1e400). A number below
 // the smallest normal double is taken as strtod rounds it (1e-320 a subnormal, 1e-400 zero), for the checks of its
@@ -66,9 +73,7 @@ inline int parse_integer(const std::string& option, const std::string& text,
     if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
     int value = 0;
     if (to_int(text, value)) return value;
-    if (is_digits(text))
-        throw InputError(option + " '" + text + "': out of range (at most " +
-                         std::to_string(std::numeric_limits<int>::max()) + ")");
+    if (is_digits(text)) throw InputError(option + " '" + text + "': " + int_range_refusal(text));
     throw InputError(option + " '" + text + "': " + expected);
 }
 

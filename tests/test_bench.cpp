@@ -278,6 +278,11 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
     BOOST_TEST_MESSAGE("bad bench input: one 'bsde: error:' line naming the option, exit 2, nothing on out");
     const std::vector<test::BadInput> rows{
         {{"bench", "--cases", "ex9-k3-n8"}, 2, "--cases 'ex9-k3-n8'"},
+        // the form PROBLEM-kK-nN with a number beyond int's range: that number, not the form, is named
+        {{"bench", "--cases", "ex2-k3-n99999999999"}, 2,
+         "--cases 'ex2-k3-n99999999999': N '99999999999': out of range (at most 2147483647)"},
+        {{"bench", "--cases", "ex2-k99999999999-n8"}, 2,
+         "--cases 'ex2-k99999999999-n8': K '99999999999': out of range (at most 2147483647)"},
         {{"bench", "--cases", "ex1:K=x"}, 2, "--cases 'ex1:K=x': K 'x': an integer expected"},
         {{"bench", "--cases", "ex1:K=0"}, 2, "--cases 'ex1:K=0': K 0: must be in [1, 32]"},
         {{"bench", "--cases", "ex3-k40-n64"}, 2, "--cases 'ex3-k40-n64': K 40: must be in [1, 32]"},

@@ -81,6 +81,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--K", "1-3"}, 2, "--K '1-3': one integer expected"},
         {{"solve", "--N", "-5"}, 2, "--N -5: must be >= K + 1"},
         {{"solve", "--N", "99999999999"}, 2, "--N '99999999999': out of range (at most 2147483647)"},
+        {{"solve", "--N", "-99999999999"}, 2, "--N '-99999999999': out of range (at least -2147483648)"},
         {{"solve", "--N", "abc"}, 2, "--N 'abc': one integer expected"},
         {{"study", "--N", "2-200000"}, 2, "--N '2-200000': the range '2-200000' holds more than 100000 values"},
         {{"study", "--max-seconds", "inf"}, 2, "--max-seconds 'inf': a finite number expected"},

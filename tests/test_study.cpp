@@ -324,6 +324,8 @@ BOOST_AUTO_TEST_CASE(bad_study_input_exits_2) {
         {{"study", "--K", "0-2"}, 2, "--K 0"},
         {{"study", "--K", "1-3", "--N", "3,8"}, 2, "--N 3"},
         {{"study", "--N", "abc"}, 2, "--N 'abc'"},
+        {{"study", "--N", "8,-99999999999"}, 2, "--N '8,-99999999999': -99999999999 is out of range (at least -2147483648)"},
+        {{"study", "--K", "1-99999999999"}, 2, "--K '1-99999999999': 99999999999 is out of range (at most 2147483647)"},
         {{"study", "--backends", "serial,tpu"}, 2, "--backends 'serial,tpu'"},
         {{"study", "--backend", "omp"}, 2, "--backend: bsde study takes --backends"},
         {{"study", "--output", "x.csv"}, 2, "--output: bsde study takes --out"},
