@@ -558,8 +558,9 @@ BOOST_AUTO_TEST_CASE(step_statuses_agree_on_every_backend) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(non_finite_message_prints_numbers_as_given) {
-    BOOST_TEST_MESSAGE("a NaN driver stops the sweep (exit code 3) with the step, t and w as %g, not 0.500000");
+BOOST_AUTO_TEST_CASE(a_non_finite_value_stops_the_run) {
+    BOOST_TEST_MESSAGE("a NaN driver (K = 2, N = 8) stops the sweep with a NumericalError (exit code 3) naming the step "
+                       "and grid index, with t and w as %g, not 0.500000");
     bsde::SchemeSettings s;
     s.Ky = s.Kz = 2;
     s.N = 8;
@@ -573,8 +574,9 @@ BOOST_AUTO_TEST_CASE(non_finite_message_prints_numbers_as_given) {
         const std::string message = e.what();
         BOOST_TEST_MESSAGE("message: " << message);
         BOOST_CHECK_EQUAL(e.exit_code(), 3);
-        BOOST_CHECK(message.find("non-finite y or z in step ") != std::string::npos);
-        BOOST_CHECK(message.find("grid index") != std::string::npos);
+        for (const std::string expected : {"non-finite y or z in step ", "grid index"})
+            BOOST_CHECK_MESSAGE(message.find(expected) != std::string::npos,
+                                "expected the message to contain '" << expected << "', got '" << message << "'");
         BOOST_CHECK_MESSAGE(message.find("00000") == std::string::npos, "a number printed as std::to_string: " << message);
     }
 }
