@@ -263,10 +263,10 @@ private:
         // the fused pass's steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
         constexpr bool kinked = has_terminal_kink<Problem>::value;
         const int K = std::max(ky, kz);
-        const bool reads_kinked = coefficients.kinked_layer >= 0 && n + K >= coefficients.kinked_layer;
-        // the separable pass takes the kinked layer as the oldest it reads (separable_pass)
-        const bool separable_step = separable() && (!reads_kinked || n + K == coefficients.kinked_layer);
-        if (separable_step) {
+        // n + K <= terminal (the main loop's n <= N - K, the start-up's K = min(taken, K_)): a step that reads the
+        // kinked terminal layer reads it as its oldest, n + K, which is how the separable pass takes it (separable_pass)
+        const bool reads_kinked = coefficients.kinked_layer >= 0 && n + K == coefficients.kinked_layer;
+        if (separable()) {
             separable_pass(ring, n, coefficients, dt, t_n);
             run_.separable_layers += K;
         } else if (reads_kinked) {
@@ -275,7 +275,7 @@ private:
             pass_of_points<false>(ring, n, coefficients, dt, t_n);
         }
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
-        if (stage_.stride > 0 && !separable_step)
+        if (stage_.stride > 0 && !separable())
             for (int j = 1; j <= K; ++j)
                 if (n + j != coefficients.kinked_layer) run_.staged_axis_sums += staged_sums_[j - 1];
         run_.step_times.push_back(t_n);
