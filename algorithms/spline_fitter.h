@@ -31,7 +31,7 @@ public:
             E_ = band.E;
             left_.assign(band.left.begin(), band.left.end());
             right_.assign(band.right.begin(), band.right.end());
-            std::copy(band.kernel.begin(), band.kernel.end(), kernel_.q);  // empty where M < 2E
+            std::copy(band.kernel.begin(), band.kernel.end(), kernel_.q);  // 2W + 1 entries, unused where M < 2E
         } else {
             const TridiagonalBands bands = spline_system(M, boundary);
             lower_.assign(bands.lower.begin(), bands.lower.end());
