@@ -20,6 +20,7 @@
 #pragma once
 #include <cmath>
 
+#include "gauss_legendre.h"
 #include "grid_nodes.h"
 #include "host_device.h"
 #include "lanes.h"
@@ -27,21 +28,6 @@
 #include "terminal_smoothing.h"
 
 namespace bsde {
-
-// 5-point Gauss-Legendre on [-1, 1]: roots of P_5 and their weights.
-struct GaussLegendre5 {
-    static constexpr int points = 5;
-    __host__ __device__ static double node(int q) {
-        static constexpr double nodes[points] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831,
-                                                 0.9061798459386640};
-        return nodes[q];
-    }
-    __host__ __device__ static double weight(int q) {
-        static constexpr double weights[points] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889,
-                                                   0.4786286704993665, 0.2369268850561891};
-        return weights[q];
-    }
-};
 
 // In 2D the tensor product: dW = sqrt(2 v) (a_l, a_m), omega = omega_l omega_m / pi (Sink::dimension says which).
 struct GaussHermiteExpectation {

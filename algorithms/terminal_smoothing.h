@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "gauss_legendre.h"
 #include "host_device.h"
 #include "point.h"
 
@@ -91,9 +92,6 @@ struct KreissKernel {
     // polynomial) and at the kink; 5-point Gauss-Legendre on each piece.
     template <class Function>
     __host__ __device__ double average(Function g, double w, double dx, double kink) const {
-        const double nodes[5] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831, 0.9061798459386640};
-        const double weights[5] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665,
-                                   0.2369268850561891};
         const double kink_at = (kink - w) / dx;
         double total = 0.0;
         for (int cell = -half_width(); cell < half_width(); ++cell) {
@@ -105,9 +103,9 @@ struct KreissKernel {
             }
             for (int piece = 0; piece < pieces; ++piece) {
                 const double a = cuts[piece], b = cuts[piece + 1], half = 0.5 * (b - a), mid = 0.5 * (a + b);
-                for (int q = 0; q < 5; ++q) {
-                    const double xi = mid + half * nodes[q];
-                    total += half * weights[q] * (*this)(xi) * g(w + xi * dx);
+                for (int q = 0; q < GaussLegendre5::points; ++q) {
+                    const double xi = mid + half * GaussLegendre5::node(q);
+                    total += half * GaussLegendre5::weight(q) * (*this)(xi) * g(w + xi * dx);
                 }
             }
         }
