@@ -297,6 +297,7 @@ private:
 
     void* workspace(vector<char>& buffer, std::size_t bytes);
 
+    void release();  // what the constructor made (the destructor's work, and a failed constructor's)
     cudaStream_t stream_ = nullptr;
     cusparseHandle_t cusparse_ = nullptr;
     cudaEvent_t start_ = nullptr, stop_ = nullptr;

@@ -25,19 +25,26 @@ CudaContext::CudaContext() {
     int shared_per_block = 0;
     BSDE_CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     stage_bytes_per_block_ = shared_per_block - group_block_threads * sizeof(double);
-    BSDE_CUDA_CHECK(cudaStreamCreate(&stream_));
-    BSDE_CUSPARSE_CHECK(cusparseCreate(&cusparse_));
-    BSDE_CUSPARSE_CHECK(cusparseSetStream(cusparse_, stream_));
-    BSDE_CUDA_CHECK(cudaEventCreate(&start_));
-    BSDE_CUDA_CHECK(cudaEventCreate(&stop_));
+    try {  // a constructor that throws runs no destructor: what was made so far is released here
+        BSDE_CUDA_CHECK(cudaStreamCreate(&stream_));
+        BSDE_CUSPARSE_CHECK(cusparseCreate(&cusparse_));
+        BSDE_CUSPARSE_CHECK(cusparseSetStream(cusparse_, stream_));
+        BSDE_CUDA_CHECK(cudaEventCreate(&start_));
+        BSDE_CUDA_CHECK(cudaEventCreate(&stop_));
+    } catch (...) {
+        release();
+        throw;
+    }
 }
 
-CudaContext::~CudaContext() {  // release without throwing; failures here cannot be acted on
+CudaContext::~CudaContext() { release(); }
+
+void CudaContext::release() {  // without throwing; failures here cannot be acted on
     for (cudaEvent_t mark : marks_) cudaEventDestroy(mark);
-    cudaEventDestroy(stop_);
-    cudaEventDestroy(start_);
-    cusparseDestroy(cusparse_);
-    cudaStreamDestroy(stream_);
+    if (stop_) cudaEventDestroy(stop_);
+    if (start_) cudaEventDestroy(start_);
+    if (cusparse_) cusparseDestroy(cusparse_);
+    if (stream_) cudaStreamDestroy(stream_);
 }
 
 std::string CudaContext::description() const {

@@ -354,7 +354,11 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path, const std::string& o
     ::close(descriptor);
     temporary_ = temporary;
     file_.open(temporary_);
-    if (!file_) throw InputError(where_ + "cannot write there");
+    if (!file_) {  // a constructor that throws runs no destructor: the temporary file and its slot go here
+        std::remove(temporary_.c_str());
+        release_removal(signal_slot_);
+        throw InputError(where_ + "cannot write there");
+    }
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
