@@ -211,9 +211,7 @@ BOOST_AUTO_TEST_CASE(a_sweep_runs_again_from_the_start) {
     BOOST_TEST_MESSAGE("BackwardSweep::run() twice (ex1 K = 3, N = 64, serial): the same y_0, z_0 and Picard tally, and "
                        "the progress counts the steps from the first again (the step counts, statuses and Picard tally "
                        "had been kept from the first run, and the second wrote past the end of the step statuses)");
-    SchemeSettings s;
-    s.Ky = s.Kz = 3;
-    s.N = 64;
+    SchemeSettings s = settings(3, 64, 32, 16.0);
     std::vector<int> reported;
     s.progress = [&reported](int done, int) { reported.push_back(done); };
     HostContext<SerialSystem> context;
@@ -259,11 +257,7 @@ BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warne
                                 "dx = " << dx << ", v = " << v << ": expected " << expected << " increments, the rule "
                                         << "gave " << sink.increments << ", nodes() " << CellGaussLegendreExpectation{dx}.nodes(v));
         }
-    SchemeSettings s;
-    s.Ky = s.Kz = 2;
-    s.N = 16;
-    s.T = 0.33;
-    s.R = 16;
+    SchemeSettings s = settings(2, 16, 32, 16.0, 0.33);
     s.grid_order = 8;
     const int M = space_intervals(2, 2, 16, 0.33, 16, 8);
     BOOST_CHECK_EQUAL(M, 2 * static_cast<int>(std::ceil(16 / std::pow(0.33 / 16, 9.0 / 4))));
@@ -281,11 +275,7 @@ BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warne
     BOOST_CHECK_MESSAGE(kinked_rule_warning(s).empty(), "the default grid order: got '" << kinked_rule_warning(s) << "'");
     for (int K = 1; K <= 6; ++K)
         for (const int N : {16, 1024}) {
-            SchemeSettings table8;
-            table8.Ky = table8.Kz = K;
-            table8.N = N;
-            table8.T = 0.33;
-            table8.R = 16;
+            const SchemeSettings table8 = settings(K, N, 32, 16.0, 0.33);
             BOOST_CHECK_MESSAGE(kinked_rule_warning(table8).empty(),
                                 "K = " << K << ", N = " << N << ": got '" << kinked_rule_warning(table8) << "'");
         }

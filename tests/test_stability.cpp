@@ -298,12 +298,7 @@ BOOST_AUTO_TEST_CASE(an_instability_no_L_removes_names_the_driver_term_too) {
                             r.out.find("; --mu equal to r - delta makes it 0") != std::string::npos,
                         joined(args) << ": expected '" << expected << "...; --mu equal to r - delta makes it 0', got:\n"
                                      << r.out);
-    SchemeSettings s;
-    s.Ky = s.Kz = 6;
-    s.N = 512;
-    s.T = 0.33;
-    s.R = 16;
-    s.L = 4;
+    SchemeSettings s = settings(6, 512, 4, 16.0, 0.33);
     s.driver_z_gradient = {-101.0, 0.0};
     BOOST_CHECK_EQUAL(smallest_stable_L(s, 1), 0);
     s.L = gauss_hermite_max_points;
