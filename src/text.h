@@ -78,11 +78,15 @@ inline int parse_integer(const std::string& option, const std::string& text,
 }
 
 // An option's value as one finite number (to_finite_double), without blanks around it. Throws InputError naming the
-// option and the value ("--T 'nan': a finite number expected").
+// option and the value ("--T 'nan': a finite number expected"), and for a number that is not 0 but rounds to it
+// ("--T '1e-400'", which its option's check would otherwise print as 0).
 inline double parse_real(const std::string& option, const std::string& text) {
     if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
     double value = 0;
     if (!to_finite_double(text, value)) throw InputError(option + " '" + text + "': a finite number expected");
+    const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+    if (value == 0 && mantissa.find_first_of("123456789") != std::string::npos)
+        throw InputError(option + " '" + text + "': rounds to 0, below the smallest positive double (4.9e-324)");
     return value;
 }
 

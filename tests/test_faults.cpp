@@ -89,6 +89,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--L", "2.5"}, 2, "--L '2.5': an integer expected"},
         {{"solve", "--L", "99999999999"}, 2, "--L '99999999999': out of range (at most 2147483647)"},
         {{"solve", "--T", "0x10"}, 2, "--T '0x10': a finite number expected"},
+        {{"solve", "--T", "1e-400"}, 2, "--T '1e-400': rounds to 0, below the smallest positive double (4.9e-324)"},
+        {{"solve", "--problem", "ex3", "--delta", "-1e-330"}, 2, "--delta '-1e-330': rounds to 0"},
         // blanks around a number, integer or real, refused alike
         {{"solve", "--T", " 1"}, 2, "--T ' 1': blanks around the value"},
         {{"solve", "--K", " 3"}, 2, "--K ' 3': blanks around the value"},
