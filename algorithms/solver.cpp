@@ -214,12 +214,12 @@ std::string kinked_rule_warning(const SchemeSettings& s) {
     const double kinked = kinked_rule_evaluations(s);
     const double others = node_evaluations(1, M, s.L, K, s.N, static_cast<int>(startup_substeps(s)));
     if (!(kinked > 10 * others && kinked > 1e10)) return "";
-    const double dx = SpaceGrid{M, s.R}.dx();
+    const double dx = SpaceGrid{M, s.R}.dx(), widest = K * s.T / s.N;  // the first main step's variance, K dt
     const int q = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);
     return "the kinked terminal layer's rule (5-point Gauss-Legendre on every part of a grid cell over 8.5 standard "
-           "deviations of the step) takes " + format_number(CellGaussLegendreExpectation{dx}.nodes(K * s.T / s.N)) +
-           " nodes a grid point at dx = " + format_number(dx, "%.3g") + " and K dt = " +
-           format_number(K * s.T / s.N, "%.3g") + ": about " + format_number(kinked, "%.1e") + " node evaluations on " +
+           "deviations of the step) takes " + format_number(CellGaussLegendreExpectation{dx}.nodes(widest)) +
+           " nodes a grid point at dx = " + format_number(dx, "%.3g") + " and K dt = " + format_number(widest, "%.3g") +
+           ": about " + format_number(kinked, "%.1e") + " node evaluations on " +
            format_number(M + 1.0) + " points, " + format_number(kinked / others, "%.0f") +
            " times the rest of the run (ex2 K = 6 makes some 6e7 a second on one core of an H100 host, 7e8 on 16); "
            "a lower --grid-order (dx = dt^((Q+1)/4), Q = " + std::to_string(q) + " here; default min(Ky + 1, Kz, 3)) "

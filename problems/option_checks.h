@@ -131,9 +131,9 @@ inline void check_domain_holds_price(const PriceGrowth& growth, const SchemeSett
 // The domain, where the price is bounded (a put; the exchange option along w_2, y <= S1): its weight lies where W_T
 // does under the pricing measure, at w = c T, and the values beyond R, which the nodes there take as the boundary's,
 // differ from it by up to the payoff's range (bs-put with mu = 0.25, sigma = 0.1, T = 5, strike 340.4, R = 16: c T =
-// -10, h = 2.68, a y_0 error of 5.9e-2 on 211.1 whatever N, 1.0e-3 with R = 24; ex5 with mu2 = 0.5, T = 3, R = 8:
-// c_2 T = -4.5 along w_2, h = 2.0, 2.5e-2 on 26.5 whatever N, 2.3e-4 with R = 12). `advice` says what makes c 0 (the
-// problem's driver_z_advice).
+// -13, h = 1.34, a y_0 error of 5.9e-2 on 211.1 whatever N, 1.0e-3 with the R = 21.4 asked for; ex5 with mu2 = 0.5,
+// T = 3, R = 8: c_2 T = -4.5 along w_2, h = 2.02, 2.5e-2 on 26.5 whatever N, 2.2e-4 with R = 11). `advice` says what
+// makes c 0 (the problem's driver_z_advice).
 inline void check_domain_holds_bounded_price(const std::string& axis, double driver_z, const std::string& advice,
                                              const SchemeSettings& s) {
     const PriceWeight weight{driver_z * s.T, std::sqrt(s.T)};
