@@ -16,6 +16,7 @@
 
 #include <thrust/copy.h>
 #include <thrust/for_each.h>
+#include <thrust/transform.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -123,7 +124,7 @@ public:
 
 private:
     int functions() const { return 1 + d; }
-    int steps() const { return (K_ - 1) * substeps_ + (s_.N - K_ + 1); }
+    int steps() const { return startup_fine_steps(K_, substeps_) + (s_.N - K_ + 1); }
     std::size_t ring_doubles() const {
         return static_cast<std::size_t>(K_ + 1) * functions() * (points_ + fitter_.data_size());
     }
@@ -153,7 +154,7 @@ private:
             const double separable_values = separable() ? double(SeparableWorkspace::doubles(M)) : 0.0;
             return Estimate{sizeof(double) * (ring_values * (S > 0 ? 2.0 : 1.0) + separable_values) +
                                 sizeof(StepStatus) * points * status_depth() +
-                                sizeof(StepStatus) * ((K_ - 1.0) * S + (N - K_ + 1.0)),
+                                sizeof(StepStatus) * (startup_fine_steps(K_, S) + (N - K_ + 1.0)),
                             fitter_per_point * points, ring_values};
         };
         double free = context_.free_bytes();  // < 0: unknown
@@ -228,28 +229,46 @@ private:
         return 1.0;
     }
 
-    // Layers N-1..N-K+1: the same scheme on the step h = dt / S from the terminal layer, its orders
-    // raised one step at a time (min(j, Ky), min(j, Kz) at the j-th fine step). With S = dt^(-1/2)
-    // the low-order first steps contribute O(h^2) = O(dt^3) to z and O(h^3) to y, below the scheme's
-    // own error, and the fine steps' interpolation errors add up to O(dt^(q+1/2)).
+    // Layers N-1..N-K+1 by Richardson extrapolation (scheme.md, "Start-up values"): the same scheme from the
+    // terminal layer on the fine steps h = dt / S and h / 2, its orders raised one step at a time (min(j, Ky),
+    // min(j, Kz) at the j-th fine step), whose error is c h^2 + O(h^3) (the first, low-order steps': z's local
+    // error at order 1 is O(h^2)); the layers (4 L_{h/2} - L_h) / 3 cancel the h^2 term. A single pass would need
+    // h = O(dt^(3/2)) for the same order, and its many fine steps add up the interpolation's error.
     void multistep_startup(const LayerRingView& ring) {
+        fine_startup(ring, substeps_, StartupLayer::store);
+        fine_startup(ring, 2 * substeps_, StartupLayer::extrapolate);
+    }
+
+    enum class StartupLayer { store, extrapolate };
+
+    // The start-up's fine steps dt / S: each coarse layer reached is stored in `ring`, or extrapolated with the
+    // one stored there (RichardsonSquare) and fitted.
+    void fine_startup(const LayerRingView& ring, int S, StartupLayer layer) {
         const LayerRingView fine = ring_view(fine_ring_);
-        const int S = substeps_, fine_N = s_.N * S;
+        const int fine_N = s_.N * S;
         const double h = time_.dt() / S;
-        const int slot = ring.slot_size();
+        const int slot = ring.slot_size(), values = functions() * points_;
         thrust::copy(context_.policy(), ring.layer(s_.N).base, ring.layer(s_.N).base + slot, fine.layer(fine_N).base);
         for (int m = fine_N - 1; m >= fine_N - (K_ - 1) * S; --m) {
             const int taken = fine_N - m;
             step(fine, m, std::min(taken, s_.Ky), std::min(taken, s_.Kz), h, s_.T - taken * h, fine_N);
-            if (taken % S == 0)
-                thrust::copy(context_.policy(), fine.layer(m).base, fine.layer(m).base + slot, ring.layer(m / S).base);
+            if (taken % S != 0) continue;
+            double* coarse = ring.layer(m / S).base;
+            const double* reached = fine.layer(m).base;
+            if (layer == StartupLayer::store) {
+                thrust::copy(context_.policy(), reached, reached + slot, coarse);
+            } else {
+                thrust::transform(context_.policy(), reached, reached + values, coarse, coarse, RichardsonSquare{});
+                fit(ring.layer(m / S));
+            }
         }
     }
 
     // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
     void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
         // the 2D rule of a terminal layer kinked along a line (unused otherwise)
-        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0}, space_.dx()};
+        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0}, space_.dx(),
+                                            std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
         if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
         const StepCoefficients<Evaluator> coefficients{ky,
                                                        kz,

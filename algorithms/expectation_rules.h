@@ -204,8 +204,8 @@ struct GaussLegendre16 {
 // in u: its nodes, ~0.4 sqrt(2v) apart, miss a band a few dx wide (an O(v) error, as in 1D, whence the
 // non-convergence of plain tensor Gauss-Hermite on Example 5). So:
 //   v: Gauss-Hermite, the L nodes of the smooth rule;
-//   u: over [-8.5 sd, 8.5 sd] (the mass beyond is below 2e-17), cut at the band [u* - 4 dx, u* + 4 dx]:
-//      each half of the band, [u* - 4 dx, u*] and [u*, u* + 4 dx], in panels of width min(dx, sd/2) with
+//   u: over [-8.5 sd, 8.5 sd] (the mass beyond is below 2e-17), cut at the band [u* - B, u* + B] (B = band dx, 4 dx for Phi_4):
+//      each half of the band, [u* - B, u*] and [u*, u* + B], in panels of width min(dx, sd/2) with
 //      5-point Gauss-Legendre (u* on a panel edge: exact for a kink of the data at u*); the two smooth
 //      pieces outside it in panels of width <= 17/3 sd (at most 4 in all) with 16-point Gauss-Legendre
 //      (for any cut, error below 1e-11 of E[|u|^k e^(u/sd)], k <= 4; 8.5 sd panels: 2e-8).
@@ -227,8 +227,10 @@ struct KinkLineExpectation {
     int L;
     KinkLine kink;
     double dx;
+    // half-width of the resolved band, in dx: the smoothing kernel's half-width and the cell over which the
+    // interpolant carries the bend, at least 4 (KreissKernel::half_width() + 1: 4 for Phi_4, 6 for Phi_6)
+    double band = 4.0;
     static constexpr double reach = 8.5;        // standard deviations covered on each side in u
-    static constexpr double band = 4.0;         // half-width of the resolved band, in dx
     static constexpr double band_panel = 1.0;   // panel width in the band, in dx
     static constexpr double outer_panel = 17.0 / 3.0;  // panel width outside the band, in sd (<= 4 panels)
 
@@ -240,7 +242,7 @@ struct KinkLineExpectation {
             GaussHermiteExpectation{nodes, weights, L}(variance, sink, lanes);
     }
 
-    // Whether the band reaches into [-8.5 sd, 8.5 sd] at w: |u*| < 8.5 sd + 4 dx, within resolved_half_width of the
+    // Whether the band reaches into [-8.5 sd, 8.5 sd] at w: |u*| < 8.5 sd + band dx, within resolved_half_width of the
     // line.
     __host__ __device__ double resolved_half_width(double variance) const { return reach * sqrt(variance) + band * dx; }
     __host__ __device__ bool resolves(double variance, const Vec2& w) const {

@@ -38,14 +38,15 @@ std::string to_string(Smoothing smoothing) {
         case Smoothing::none: return "none";
         case Smoothing::kreiss2: return "kreiss2";
         case Smoothing::kreiss4: return "kreiss4";
+        case Smoothing::kreiss6: return "kreiss6";
     }
     return "?";
 }
 
 Smoothing parse_smoothing(const std::string& name) {
-    for (Smoothing s : {Smoothing::none, Smoothing::kreiss2, Smoothing::kreiss4})
+    for (Smoothing s : {Smoothing::none, Smoothing::kreiss2, Smoothing::kreiss4, Smoothing::kreiss6})
         if (name == to_string(s)) return s;
-    throw InputError("--smoothing '" + name + "': allowed values are kreiss4, kreiss2, none");
+    throw InputError("--smoothing '" + name + "': allowed values are kreiss6, kreiss4, kreiss2, none");
 }
 
 namespace {
@@ -93,14 +94,15 @@ void validate(const SchemeSettings& s, int dimension) {
     // The start-up's fine steps, N S, are counted in 32-bit integers.
     if (s.startup == Startup::multistep && s.K() > 1) {
         if (s.startup_substeps > 0)
-            require(double(s.startup_substeps) * s.N <= INT_MAX,
+            require(2.0 * s.startup_substeps * s.N <= INT_MAX,
                     "--N " + std::to_string(s.N) + " with --startup-substeps " + std::to_string(s.startup_substeps) +
                         ": more than 2^31 - 1 fine steps in the start-up; lower --startup-substeps or --N");
         else {
-            const double S = startup_substeps(s);  // automatic: the start-up's steps dt / S <= dt^(3/2)
-            require(S * s.N <= INT_MAX,
+            const double S = startup_substeps(s);  // automatic: the finer pass's steps dt / 2S <= dt^(3/2)
+            require(2.0 * S * s.N <= INT_MAX,
                     "--N " + std::to_string(s.N) + ", --T " + format_number(s.T) +
-                        ": the start-up's automatic substeps per step, ceil(sqrt(N / T)), " + approximate_count(S) +
+                        ": the start-up's automatic substeps per step, 2 ceil(sqrt(N / T) / 2), " +
+                        approximate_count(2 * S) +
                         ", make more than 2^31 - 1 fine steps; raise --T, lower --N or set --startup-substeps");
         }
     }
@@ -170,13 +172,16 @@ void check_startup_options(const SchemeSettings& s, bool substeps_given, int lar
 
 double startup_substeps(const SchemeSettings& s, int N) {
     if (s.startup == Startup::exact || s.K() == 1) return 0.0;
-    return s.startup_substeps > 0 ? s.startup_substeps : std::ceil(1.0 / std::sqrt(s.T / N));
+    return s.startup_substeps > 0 ? s.startup_substeps : std::ceil(0.5 / std::sqrt(s.T / N));
 }
 
 long long layer_reads(int K, int N, int substeps) {
-    const long long fine = static_cast<long long>(K - 1) * substeps;  // sum_{j <= fine} min(j, K)
-    const long long ramp = std::min<long long>(fine, K);
-    return static_cast<long long>(N - K + 1) * K + ramp * (ramp + 1) / 2 + (fine - ramp) * K;
+    const auto pass = [K](long long fine) {  // sum_{j <= fine} min(j, K)
+        const long long ramp = std::min<long long>(fine, K);
+        return ramp * (ramp + 1) / 2 + (fine - ramp) * K;
+    };
+    const long long fine = static_cast<long long>(K - 1) * substeps;
+    return static_cast<long long>(N - K + 1) * K + pass(fine) + pass(2 * fine);
 }
 
 double node_evaluations(int dimension, int M, int L, int K, int N, int substeps) {
@@ -185,18 +190,18 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps)
 
 std::string startup_warning(const SchemeSettings& s, int dimension) {
     const int K = s.K();
-    const double S = startup_substeps(s), fine_steps = (K - 1) * S, steps = s.N - K + 1;
+    const double S = startup_substeps(s), fine_steps = startup_fine_steps(K, S), steps = s.N - K + 1;
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     const double points = std::pow(M + 1.0, dimension);
     const double evaluations = node_evaluations(dimension, M, s.L, K, s.N, static_cast<int>(S));
     if (!(fine_steps > 10 * steps && evaluations > 1e11)) return "";
-    const std::string substeps = s.startup_substeps > 0 ? "--startup-substeps" : "ceil(sqrt(N / T))";
+    const std::string substeps = s.startup_substeps > 0 ? "--startup-substeps" : "ceil(sqrt(N / T) / 2)";
     return "the start-up's " + format_number(fine_steps) + " fine steps (" + std::to_string(K - 1) + " steps of " +
-           format_number(S) + " substeps, " + substeps + ") are " + format_number(fine_steps / steps, "%.0f") +
+           format_number(S) + " and of " + format_number(2 * S) + " substeps, " + substeps + ") are " + format_number(fine_steps / steps, "%.0f") +
            " times the run's " + format_number(steps) + " steps, on " + format_number(points) + " grid points: about " +
            format_number(evaluations, "%.1e") + " node evaluations (ex2 K = 6 makes some 6e7 a second on one "
            "core of an H100 host, 7e8 on 16); --startup-substeps sets fewer substeps (a fixed count caps the order at "
-           "2), a smaller --R fewer points (R = " +
+           "3), a smaller --R fewer points (R = " +
            format_number(s.R) + " is " + format_number(s.R / std::sqrt(s.T), "%.0f") + " sqrt(T))";
 }
 
@@ -205,7 +210,8 @@ double kinked_rule_evaluations(const SchemeSettings& s) {
     const CellGaussLegendreExpectation rule{SpaceGrid{M, s.R}.dx()};
     const double dt = s.T / s.N, S = startup_substeps(s);
     double nodes = rule.nodes(K * dt);
-    for (int j = 1; S > 0 && j <= std::min<double>(K, (K - 1) * S); ++j) nodes += rule.nodes(j * dt / S);
+    for (const double passes : {S, 2 * S})
+        for (int j = 1; S > 0 && j <= std::min<double>(K, (K - 1) * passes); ++j) nodes += rule.nodes(j * dt / passes);
     return (M + 1.0) * nodes;
 }
 

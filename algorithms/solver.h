@@ -12,7 +12,7 @@
 namespace bsde {
 
 enum class Startup {
-    multistep,  // layers N-1..N-K+1 by the same scheme on a finer step, orders raised one by one
+    multistep,  // layers N-1..N-K+1 by the same scheme on fine steps dt / S and dt / 2S, Richardson-extrapolated
     exact       // verification mode: the exact solution (only for problems that have one)
 };
 std::string to_string(Startup startup);
@@ -45,12 +45,12 @@ struct SchemeSettings {
     // sweep_functors.h)
     double picard_tolerance = 1e-15;
     Startup startup = Startup::multistep;
-    int startup_substeps = 0;    // fine steps per step in the start-up; 0 = ceil(dt^(-1/2))
+    int startup_substeps = 0;    // S: the start-up's passes take S and 2 S fine steps per step; 0 = ceil(dt^(-1/2) / 2)
     SplineBoundary spline = SplineBoundary::not_a_knot;
     // How the spline moments are computed (1D spline and 2D tensor spline): auto = inverse-band on cuda,
     // tridiagonal on omp/serial; the two give the same spline to rounding (cubic_spline.h, spline_fitter.h).
     SplineSolve spline_solve = SplineSolve::automatic;
-    Smoothing smoothing = Smoothing::kreiss4;  // of kinked terminal data (problems with terminal_kink())
+    Smoothing smoothing = Smoothing::kreiss6;  // of kinked terminal data (problems with terminal_kink())
     int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
     InterpolationKind interpolation = InterpolationKind::spline;
     ProblemParameters problem_parameters;
@@ -98,13 +98,17 @@ void check_multistep_order(const std::string& name, int K);
 // N = 1024, T = 1.
 constexpr int max_startup_substeps = 10000;
 
-// Fine steps per time step of the settings' start-up with N steps: 0 where it has none (--startup exact, or K = 1),
-// else --startup-substeps or the automatic ceil(dt^(-1/2)) = ceil(sqrt(N / T)); a double, as the automatic count may
+// S, the fine steps per time step of the start-up's coarser pass (its finer one takes 2 S), with N steps: 0 where it
+// has none (--startup exact, or K = 1), else --startup-substeps or the automatic ceil(dt^(-1/2) / 2) =
+// ceil(sqrt(N / T) / 2), whose finer pass's steps dt / 2S are at most dt^(3/2); a double, as the automatic count may
 // pass int's range (validate() refuses that).
 double startup_substeps(const SchemeSettings& settings, int N);
 inline double startup_substeps(const SchemeSettings& settings) { return startup_substeps(settings, settings.N); }
 
-// Stored layers read in all: the start-up's j-th fine step reads min(j, K), every later step K.
+// The fine steps of the start-up's two passes, (K - 1) S and (K - 1) 2 S.
+inline double startup_fine_steps(int K, double S) { return (K - 1) * 3.0 * S; }
+
+// Stored layers read in all: each start-up pass's j-th fine step reads min(j, K), every later step K.
 long long layer_reads(int K, int N, int substeps);
 // Quadrature-node evaluations of a solve: (M+1)^d points x L^d nodes per layer read x layer_reads. The
 // finer rule of a kinked terminal layer (options) is counted as L^d nodes.
@@ -117,8 +121,8 @@ std::string startup_warning(const SchemeSettings& settings, int dimension);
 
 // Node evaluations of the rule a kinked 1D terminal layer is read with (expectation_rules.h,
 // CellGaussLegendreExpectation: about 85 sqrt(v) / dx nodes a grid point at variance v): its nodes on the M + 1 points
-// at each read of the terminal layer, by the start-up's first min(K, (K - 1) S) fine steps at variance j dt / S and by
-// the first main step at K dt. The rule's nodes grow as 1/dx, so on fine grids (a high --grid-order) these reads can
+// at each read of the terminal layer, by each start-up pass's first min(K, (K - 1) S') fine steps at variance
+// j dt / S' (S' = S, 2 S) and by the first main step at K dt. The rule's nodes grow as 1/dx, so on fine grids (a high --grid-order) these reads can
 // outweigh the run's other steps, whose work grows as M.
 double kinked_rule_evaluations(const SchemeSettings& settings);
 

@@ -527,6 +527,12 @@ struct TerminalLayer {
     }
 };
 
+// Richardson extrapolation of a value whose error is c h^2 + O(h^3), from its values on the steps h (coarse) and
+// h / 2 (fine): (4 fine - coarse) / 3 (the multistep start-up, BackwardSweep::multistep_startup).
+struct RichardsonSquare {
+    __host__ __device__ double operator()(double fine, double coarse) const { return (4.0 * fine - coarse) / 3.0; }
+};
+
 // The exact solution at time t at grid point i (the exact start-up of verification runs).
 template <class Problem>
 struct ExactLayer {

@@ -6,6 +6,11 @@
 //   kreiss2: Phi_2(x) = 1 - |x| on [-1, 1] (the hat B_1; second order)
 //   kreiss4: Phi_4(x) = 4/3 B_3(x) - 1/6 (B_3(x - 1) + B_3(x + 1)) on [-3, 3], B_3 the centred cubic
 //            B-spline; Fourier (sin(omega/2)/(omega/2))^4 (1 + 2/3 sin^2(omega/2)); fourth order.
+//   kreiss6: Phi_6(x) = sum_k c_k B_5(x - k) on [-5, 5], B_5 the centred quintic B-spline, c_0 = 73/40,
+//            c_{+-1} = -7/15, c_{+-2} = 13/240; Fourier (sin(omega/2)/(omega/2))^6 P(s), s = sin^2(omega/2),
+//            P(s) = 1 + s + 13/15 s^2 the series of (arcsin(sqrt s)^2 / s)^3 to s^2; sixth order.
+// P is the series of (arcsin(sqrt s)^2 / s)^(m/2) to s^(m/2 - 1), so that the transform is 1 + O(omega^m);
+// a factor s is the difference stencil (-1, 2, -1) / 4, s^2 the stencil (1, -4, 6, -4, 1) / 16.
 // Why Phi_4 keeps the multistep orders: its transform vanishes to fourth order at the multiples of 2 pi
 // (the grid's aliasing frequencies), so the cubic spline through the smoothed samples integrates against
 // the smooth Gaussian kernels of the scheme like the data themselves up to O(dx^4) = O(dt^(q+1)) (grid
@@ -36,7 +41,7 @@
 
 namespace bsde {
 
-enum class Smoothing { none, kreiss2, kreiss4 };
+enum class Smoothing { none, kreiss2, kreiss4, kreiss6 };
 std::string to_string(Smoothing smoothing);
 Smoothing parse_smoothing(const std::string& name);  // throws InputError
 
@@ -71,7 +76,9 @@ struct NormalCut {
 struct KreissKernel {
     Smoothing smoothing;
 
-    __host__ __device__ int half_width() const { return smoothing == Smoothing::kreiss4 ? 3 : 1; }
+    __host__ __device__ int half_width() const {
+        return smoothing == Smoothing::kreiss6 ? 5 : smoothing == Smoothing::kreiss4 ? 3 : 1;
+    }
 
     __host__ __device__ static double cubic_bspline(double x) {  // centred B_3, support [-2, 2]
         const double a = x < 0 ? -x : x;
@@ -80,7 +87,19 @@ struct KreissKernel {
         return (4.0 - 6.0 * a * a + 3.0 * a * a * a) / 6.0;
     }
 
+    __host__ __device__ static double quintic_bspline(double x) {  // centred B_5, support [-3, 3]
+        const double a = x < 0 ? -x : x;
+        if (a >= 3.0) return 0.0;
+        const double p3 = (3.0 - a) * (3.0 - a) * (3.0 - a) * (3.0 - a) * (3.0 - a);
+        const double p2 = a < 2.0 ? (2.0 - a) * (2.0 - a) * (2.0 - a) * (2.0 - a) * (2.0 - a) : 0.0;
+        const double p1 = a < 1.0 ? (1.0 - a) * (1.0 - a) * (1.0 - a) * (1.0 - a) * (1.0 - a) : 0.0;
+        return (p3 - 6.0 * p2 + 15.0 * p1) / 120.0;
+    }
+
     __host__ __device__ double operator()(double x) const {
+        if (smoothing == Smoothing::kreiss6)
+            return 73.0 / 40.0 * quintic_bspline(x) - 7.0 / 15.0 * (quintic_bspline(x - 1.0) + quintic_bspline(x + 1.0)) +
+                   13.0 / 240.0 * (quintic_bspline(x - 2.0) + quintic_bspline(x + 2.0));
         if (smoothing == Smoothing::kreiss2) {
             const double a = x < 0 ? -x : x;
             return a < 1.0 ? 1.0 - a : 0.0;

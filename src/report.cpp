@@ -133,7 +133,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     else if (s.startup == Startup::exact)
         out << "startup   EXACT: layers N-1..N-K+1 were set from the exact solution (verification mode)\n";
     else
-        out << "startup   multistep scheme on dt/" << r.startup_substeps << ", orders raised step by step\n";
+        out << "startup   multistep scheme on dt/" << r.startup_substeps << " and dt/" << 2 * r.startup_substeps
+            << ", orders raised step by step, Richardson-extrapolated\n";
     out << "stability " << describe(stability, s) << " (von Neumann analysis; README, Stability)"
         << (stability.growth_over_run > stability_warning_growth ? "; UNSTABLE (warning on stderr)" : "") << "\n";
     out << "backend   " << r.device << "\n";
