@@ -101,7 +101,7 @@ void validate(const SchemeSettings& s, int dimension) {
             const double S = startup_substeps(s);  // automatic: the finer pass's steps dt / 2S <= dt^(3/2)
             require(2.0 * S * s.N <= INT_MAX,
                     "--N " + std::to_string(s.N) + ", --T " + format_number(s.T) +
-                        ": the start-up's automatic substeps per step, 2 ceil(sqrt(N / T) / 2), " +
+                        ": the start-up's automatic substeps per step in its finer pass, 2 ceil(sqrt(N / T) / 2), " +
                         approximate_count(2 * S) +
                         ", make more than 2^31 - 1 fine steps; raise --T, lower --N or set --startup-substeps");
         }
@@ -172,7 +172,7 @@ void check_startup_options(const SchemeSettings& s, bool substeps_given, int lar
 
 double startup_substeps(const SchemeSettings& s, int N) {
     if (s.startup == Startup::exact || s.K() == 1) return 0.0;
-    return s.startup_substeps > 0 ? s.startup_substeps : std::ceil(0.5 / std::sqrt(s.T / N));
+    return s.startup_substeps > 0 ? s.startup_substeps : std::max(4.0, std::ceil(0.5 / std::sqrt(s.T / N)));
 }
 
 long long layer_reads(int K, int N, int substeps) {

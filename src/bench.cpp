@@ -232,7 +232,9 @@ NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind 
     return cost;
 }
 
-long long bench_steps(int K, int N, int substeps) { return static_cast<long long>(K - 1) * substeps + (N - K + 1); }
+long long bench_steps(int K, int N, int substeps) {
+    return static_cast<long long>(startup_fine_steps(K, substeps)) + (N - K + 1);
+}
 
 double separable_layer_flops(int M, int L) {
     return (M + 1.0) * (M + 3.0) * (34.0 * L + 18.0) + (M + 1.0) * (M + 1.0) * (37.0 * L + 5.0);

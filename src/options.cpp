@@ -95,7 +95,7 @@ po::options_description shared_options() {
         ("startup", po::value<std::string>()->value_name("METHOD"),
          "start-up layers: multistep (default; the scheme on a finer step) or exact (verification only)")
         ("startup-substeps", po::value<std::string>()->value_name("S"),
-         "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = ceil(dt^-1/2 / 2))")
+         "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = max(4, ceil(dt^-1/2 / 2)))")
         ("grid-order", po::value<std::string>()->value_name("Q"),
          "match the space grid to order Q: dx = dt^((Q+1)/4) (default 0 = min(Ky+1, Kz, 3), the paper's rule)")
         ("smoothing", po::value<std::string>()->value_name("KIND"),

@@ -97,14 +97,15 @@ BOOST_AUTO_TEST_CASE(operation_count_per_node) {
 
 BOOST_AUTO_TEST_CASE(node_evaluations_from_known_inputs) {
     BOOST_TEST_MESSAGE("steps, layer reads and node evaluations, start-up included");
-    // ex2, K = 6, N = 1024, S = 32: 5 x 32 start-up steps reading 1, 2, .., 5, 6, 6, .. layers, then 1019 x 6
-    BOOST_CHECK_EQUAL(bench_steps(6, 1024, 32), 160 + 1019);
-    BOOST_CHECK_EQUAL(layer_reads(6, 1024, 32), 15 + 6 * 155 + 6 * 1019);
-    BOOST_CHECK_EQUAL(node_evaluations(1, 32768, 32, 6, 1024, 32), 32769.0 * 32 * 7059);
-    // ex5, K = 6, N = 64, S = 8 (2D: (M+1)^2 points, L^2 nodes)
-    BOOST_CHECK_EQUAL(bench_steps(6, 64, 8), 40 + 59);
-    BOOST_CHECK_EQUAL(layer_reads(6, 64, 8), 15 + 6 * 35 + 6 * 59);
-    BOOST_CHECK_EQUAL(node_evaluations(2, 1024, 8, 6, 64, 8), 1025.0 * 1025 * 64 * 579);
+    // ex2, K = 6, N = 1024, S = 32: the start-up's passes of 5 x 32 and 5 x 64 fine steps, each reading 1, 2, .., 5,
+    // 6, 6, .. layers, then 1019 x 6
+    BOOST_CHECK_EQUAL(bench_steps(6, 1024, 32), 160 + 320 + 1019);
+    BOOST_CHECK_EQUAL(layer_reads(6, 1024, 32), (15 + 6 * 155) + (15 + 6 * 315) + 6 * 1019);
+    BOOST_CHECK_EQUAL(node_evaluations(1, 32768, 32, 6, 1024, 32), 32769.0 * 32 * 8964);
+    // ex5, K = 6, N = 64, S = 4 (2D: (M+1)^2 points, L^2 nodes)
+    BOOST_CHECK_EQUAL(bench_steps(6, 64, 4), 20 + 40 + 59);
+    BOOST_CHECK_EQUAL(layer_reads(6, 64, 4), (15 + 6 * 15) + (15 + 6 * 35) + 6 * 59);
+    BOOST_CHECK_EQUAL(node_evaluations(2, 1024, 8, 6, 64, 4), 1025.0 * 1025 * 64 * 684);
     // no start-up steps (K = 1, or the exact start-up)
     BOOST_CHECK_EQUAL(bench_steps(1, 16, 0), 16);
     BOOST_CHECK_EQUAL(layer_reads(1, 16, 0), 16);
@@ -120,14 +121,14 @@ BOOST_AUTO_TEST_CASE(figures_from_a_known_result) {
     BOOST_CHECK_EQUAL(f.median, 2.0);
     BOOST_CHECK_EQUAL(f.min, 1.0);
     BOOST_CHECK_EQUAL(f.max, 3.0);
-    BOOST_CHECK_EQUAL(f.steps, 1179);
+    BOOST_CHECK_EQUAL(f.steps, 1499);
     BOOST_CHECK_EQUAL(f.points, 32769);
-    test::check_close("ms per step", 2000.0 / 1179, f.ms_per_step, 1e-14, 1.0);
+    test::check_close("ms per step", 2000.0 / 1499, f.ms_per_step, 1e-14, 1.0);
     test::check_close("pass", 0.5, f.pass, 1e-15);
     test::check_close("status", 0.125, f.status, 1e-15);
     test::check_close("fit", 0.25, f.fit, 1e-15);
     test::check_close("rest", 0.125, f.rest, 1e-15);
-    const double evaluations = 32769.0 * 32 * 7059;
+    const double evaluations = 32769.0 * 32 * 8964;
     test::check_close("node evaluations", evaluations, f.node_evaluations, 1e-15, evaluations);
     test::check_close("per second", evaluations / 2, f.node_evaluations_per_second, 1e-15, evaluations);
     const double gflops = evaluations * 33 / 2 / 1e9;
@@ -188,7 +189,7 @@ BOOST_AUTO_TEST_CASE(table_and_csv) {
     BOOST_CHECK_EQUAL(row[0], "ex2-k6-n1024");
     BOOST_CHECK_EQUAL(row[1], "omp");
     BOOST_CHECK_EQUAL(row[2], "32768");
-    BOOST_CHECK_EQUAL(row[4], "1179");
+    BOOST_CHECK_EQUAL(row[4], "1499");
     BOOST_CHECK_EQUAL(row[5], "2");
     BOOST_CHECK_EQUAL(row[9], "50.0");
     BOOST_CHECK_EQUAL(row[12], "12.5");
@@ -213,7 +214,7 @@ BOOST_AUTO_TEST_CASE(table_and_csv) {
     BOOST_CHECK_EQUAL(back.rows[0][column("seconds")], "3;1;2");
     BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("median_s")]), 2.0);
     BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("flops_per_node")]), 33.0);
-    BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("node_evaluations")]), 32769.0 * 32 * 7059);
+    BOOST_CHECK_EQUAL(std::stod(back.rows[0][column("node_evaluations")]), 32769.0 * 32 * 8964);
     BOOST_CHECK_EQUAL(back.rows[1][column("backend")], "cuda");
     BOOST_CHECK_EQUAL(std::stod(back.rows[1][column("ceiling_flops_per_s")]), 30.7e12);
     BOOST_CHECK_EQUAL(std::stod(back.rows[1][column("ceiling_exps_per_s")]), 7.4e11);

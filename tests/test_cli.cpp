@@ -313,10 +313,10 @@ BOOST_AUTO_TEST_CASE(report_says_whether_the_terminal_data_were_smoothed) {
     };
     check_prints(solve({"--problem", "ex1"}), ", no smoothing (smooth terminal data)\n");
     check_prints(solve({"--problem", "ex1", "--smoothing", "kreiss2"}), ", no smoothing (smooth terminal data)\n");
-    check_prints(solve({"--problem", "bs-call"}), ", smoothing kreiss4 (of the kinked terminal data)\n");
+    check_prints(solve({"--problem", "bs-call"}), ", smoothing kreiss6 (of the kinked terminal data)\n");
     check_prints(solve({"--problem", "bs-call", "--smoothing", "none"}), ", smoothing none (of the kinked terminal data)\n");
     check_prints(solve({"--problem", "ex4", "--R", "4", "--L", "8"}), ", no smoothing (smooth terminal data)\n");
-    check_prints(solve({"--problem", "ex5", "--R", "4", "--L", "8"}), ", smoothing kreiss4 (of the kinked terminal data)\n");
+    check_prints(solve({"--problem", "ex5", "--R", "4", "--L", "8"}), ", smoothing kreiss6 (of the kinked terminal data)\n");
 }
 
 BOOST_AUTO_TEST_CASE(report_names_the_startup_used) {
@@ -328,7 +328,7 @@ BOOST_AUTO_TEST_CASE(report_names_the_startup_used) {
     };
     check_prints(solve({"--K", "1", "--startup", "exact"}), "startup   none needed (K = 1)\n");
     check_prints(solve({"--K", "2", "--startup", "exact"}), "startup   EXACT: layers N-1..N-K+1 were set from the exact");
-    check_prints(solve({"--K", "2"}), "startup   multistep scheme on dt/4, orders raised step by step\n");
+    check_prints(solve({"--K", "2"}), "startup   multistep scheme on dt/4 and dt/8, orders raised step by step, Richardson-extrapolated\n");
 }
 
 BOOST_AUTO_TEST_CASE(solve_writes_csv) {

@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
 }
 
 BOOST_AUTO_TEST_CASE(solver_converges_at_the_schemes_orders) {
-    BOOST_TEST_MESSAGE("with --interp hermite, N = 16, 32, 64: ex1 y order >= min(K+1, 4) - 0.3 (grid matched) and z "
+    BOOST_TEST_MESSAGE("with --interp hermite, N = 32, 64, 128 (mean order): ex1 y order >= min(K+1, 4) - 0.3 (grid matched) and z "
                        "order >= min(K, 3) - 0.3 for K = 2, 3, 4; ex2 y and z orders >= min(K, 3) - 0.3 for K = 3, 6");
     for (int K : {2, 3, 4}) {
         check_orders("ex1", K, K, std::min(K + 1, 4), y_error, "y", std::min(K + 1, 4), InterpolationKind::hermite);

@@ -13,7 +13,7 @@ using namespace bsde::test;
 BOOST_AUTO_TEST_SUITE(solver_1d)
 
 BOOST_AUTO_TEST_CASE(ex1_converges_at_the_schemes_orders) {
-    BOOST_TEST_MESSAGE("ex1, K = 1..6, N = 16, 32, 64: y order >= min(K+1, 4) - 0.3 (space grid matched to that "
+    BOOST_TEST_MESSAGE("ex1, K = 1..6, N = 32, 64, 128 (mean order): y order >= min(K+1, 4) - 0.3 (space grid matched to that "
                        "order), z order >= min(K, 3) - 0.3 (the paper's grid)");
     for (int K = 1; K <= 6; ++K) {
         check_orders("ex1", K, K, std::min(K + 1, 4), y_error, "y", std::min(K + 1, 4));
@@ -22,7 +22,7 @@ BOOST_AUTO_TEST_CASE(ex1_converges_at_the_schemes_orders) {
 }
 
 BOOST_AUTO_TEST_CASE(ex2_converges_at_the_schemes_orders) {
-    BOOST_TEST_MESSAGE("ex2 (f depends on z), K = 1..6, N = 16, 32, 64: z order >= min(K, 3) - 0.3 and y order >= "
+    BOOST_TEST_MESSAGE("ex2 (f depends on z), K = 1..6, N = 32, 64, 128 (mean order): z order >= min(K, 3) - 0.3 and y order >= "
                        "min(K, 3) - 0.3 with Ky = Kz = K (y inherits z's order through f); y order >= min(K+1, 3) - 0.3 "
                        "with Kz = Ky + 1");
     for (int K = 1; K <= 6; ++K) {
@@ -95,6 +95,53 @@ BOOST_AUTO_TEST_CASE(startup_does_not_limit_the_order) {
                                             << scientific(d[2]) << " at N = 16, 32, 64)");
             }
         }
+}
+
+// The default (multistep) start-up's y_0 and z_0 errors over those of --startup exact, on omp: the target is at most
+// 1.25 (or both errors below 1e-12), the accuracy the scheme reaches from exact start values. Returns the checks that
+// missed it.
+int check_startup_against_exact(const std::string& problem, SchemeSettings s) {
+    const double target = 1.25, negligible = 1e-12;
+    s.startup = Startup::exact;
+    const SolveResult exact = backend_ops(Backend::omp).solve(problem, s);
+    s.startup = Startup::multistep;
+    const SolveResult scheme = backend_ops(Backend::omp).solve(problem, s);
+    int missed = 0;
+    for (auto [variable, of] : {std::make_pair("y_0", &y_error), std::make_pair("z_0", &z_error)}) {
+        const double expected = of(exact), got = of(scheme);
+        const bool met = got <= target * expected || std::max(got, expected) < negligible;
+        missed += met ? 0 : 1;
+        BOOST_CHECK_MESSAGE(met, problem << " K = " << s.K() << ", N = " << s.N << ": " << variable
+                                         << " error with the multistep start-up expected <= " << target
+                                         << " x the exact start-up's " << scientific(expected) << ", got "
+                                         << scientific(got) << " (" << got / expected << " x)");
+        BOOST_TEST_MESSAGE(problem << " K = " << s.K() << ", N = " << s.N << ": " << variable << " error "
+                                   << scientific(got) << ", exact start-up " << scientific(expected) << " ("
+                                   << got / expected << " x)");
+    }
+    return missed;
+}
+
+BOOST_AUTO_TEST_CASE(smooth_data_startup_as_accurate_as_the_exact_one) {
+    BOOST_TEST_MESSAGE("ex2, K = 3..6, N = 32, 64: the y_0 and z_0 errors with the default start-up at most 1.25 x "
+                       "those with --startup exact");
+    for (int K = 3; K <= 6; ++K)
+        for (int N : {32, 64}) check_startup_against_exact("ex2", settings(K, N, 32, 16.0));
+}
+
+// Not met yet for kinked terminal data (the options): measured at the commit that added this test, bs-call y 1.0-2.8 x
+// and z 1.07-1.6 x over K = 3..6, N = 32, 64 (11 of these 16 checks above 1.25), exchange K = 3 y 17.5 x, z 6.7 x at
+// N = 16 and y 1.4 x at N = 32 (3 of 4). The remaining gap is the start-up's reading of the smoothed kinked layer
+// over its first fine steps, which the exact start-up skips (docs/results, the start-up table). The target stays
+// in the checks; the decorator records the known misses, so that a fix shows as fewer failures.
+BOOST_AUTO_TEST_CASE(kinked_data_startup_as_accurate_as_the_exact_one, *boost::unit_test::expected_failures(14)) {
+    BOOST_TEST_MESSAGE("bs-call (T = 0.33) K = 3..6, N = 32, 64 and exchange (ex5, R = 8, L = 8) K = 3, N = 16, 32: "
+                       "the y_0 and z_0 errors with the default start-up at most 1.25 x those with --startup exact");
+    int missed = 0;
+    for (int K = 3; K <= 6; ++K)
+        for (int N : {32, 64}) missed += check_startup_against_exact("bs-call", settings(K, N, 32, 16.0, 0.33));
+    for (int N : {16, 32}) missed += check_startup_against_exact("ex5", settings(3, N, 8, 8.0));
+    BOOST_TEST_MESSAGE(missed << " of 20 checks missed the target");
 }
 
 BOOST_AUTO_TEST_CASE(omp_equals_serial) {
@@ -182,21 +229,21 @@ BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
 }
 
 BOOST_AUTO_TEST_CASE(a_long_startup_is_warned_of) {
-    BOOST_TEST_MESSAGE("ex2, K = 3, N = 16, T = 1e-4: S = ceil(sqrt(N / T)) = 400 substeps for K - 1 = 2 start-up "
-                       "steps, 800 fine steps, 57 times the run's N - K + 1 = 14, on dx = dt = 6.25e-6 (q = 3), "
+    BOOST_TEST_MESSAGE("ex2, K = 3, N = 16, T = 1e-4: S = ceil(sqrt(N / T) / 2) = 200 and 2 S substeps for K - 1 = 2 "
+                       "start-up steps, 1200 fine steps, 86 times the run's N - K + 1 = 14, on dx = dt = 6.25e-6 (q = 3), "
                        "M = 32 / dx = 5120000: warned of; the paper's runs (T = 1, N >= 16, K <= 6) are not");
     SchemeSettings s;
     s.Ky = s.Kz = 3;
     s.N = 16;
     s.T = 1e-4;
-    BOOST_CHECK_EQUAL(startup_substeps(s), 400.0);
+    BOOST_CHECK_EQUAL(startup_substeps(s), 200.0);
     const std::string warning = startup_warning(s, 1);
-    const std::string expected_parts[] = {"the start-up's 800 fine steps (2 steps of 400 substeps",
-                                          "57 times the run's 14 steps, on 5120001 grid points"};
+    const std::string expected_parts[] = {"the start-up's 1200 fine steps (2 steps of 200 and of 400 substeps",
+                                          "86 times the run's 14 steps, on 5120001 grid points"};
     for (const std::string& expected : expected_parts)
         BOOST_CHECK_MESSAGE(warning.find(expected) != std::string::npos,
                             "expected the warning to contain '" << expected << "', got '" << warning << "'");
-    s.startup_substeps = 4;  // 8 fine steps
+    s.startup_substeps = 4;  // 24 fine steps
     BOOST_CHECK_MESSAGE(startup_warning(s, 1).empty(), "--startup-substeps 4: got '" << startup_warning(s, 1) << "'");
     for (int K = 1; K <= 6; ++K) {
         SchemeSettings paper;

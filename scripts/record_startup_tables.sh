@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# On the GPU host: the paper's five tables on cuda with the default start-up and with --startup exact (each row with
+# its a-posteriori error estimate where the build has one), and the start-up's share of the two timed solves
+# (ex2 K = 6, N = 1024; ex5 K = 6, N = 64: the sweep with the default start-up against the exact one's, which sets
+# its layers in no time). Packs the study folders into $OUT/startup_tables.tgz; scripts/startup_table.py turns
+# them into docs/results/startup.md.
+# usage: scripts/record_startup_tables.sh
+set -uo pipefail
+out=${OUT:-out}
+bsde=${BSDE:-build/bin/bsde}
+dir=$out/startup_tables
+mkdir -p "$dir"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; "$bsde" --version; } > "$dir/device.txt"
+for table in table4_ex1 table5_ex2 table8_ex3 table9_ex4 table11_ex5; do
+  for startup in multistep exact; do
+    "$bsde" study --config "data/$table.ini" --startup "$startup" --backends cuda --out "$dir/${table}_$startup" \
+      > "$dir/${table}_$startup.txt" 2>&1
+    echo "== $table $startup (exit $?)"
+  done
+done
+for case in "ex2 --K 6 --N 1024" "ex5 --K 6 --N 64"; do
+  for startup in multistep exact; do
+    for repeat in 1 2 3; do
+      # shellcheck disable=SC2086
+      "$bsde" solve --problem $case --backend cuda --startup "$startup" --estimate off 2>&1 |
+        awk -v c="$case" -v s="$startup" '/^sweep/ {print c "," s "," $2}'
+    done
+  done
+done | tee "$dir/startup_share.csv"
+tar czf "$out/startup_tables.tgz" -C "$out" startup_tables
