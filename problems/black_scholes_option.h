@@ -11,6 +11,7 @@
 
 #include "option_checks.h"
 #include "problem_support.h"
+#include "spots.h"
 
 namespace bsde {
 
@@ -39,17 +40,23 @@ struct black_scholes_option {
     static constexpr int default_L = 32;
 
     static std::vector<ParameterInfo> parameters() {
-        return {{"S0", "initial stock price", 100.0}, {"strike", "strike", 100.0},    {"r", "interest rate", 0.03},
-                {"mu", "drift of the stock", 0.05},   {"delta", "dividend yield", 0.04}, {"sigma", "volatility", 0.2}};
+        return {{"S0", "initial stock price", 100.0},
+                {"strike", "strike", 100.0},
+                {"r", "interest rate", 0.03},
+                drift_parameter("mu", "drift of the stock (the price does not depend on it)", "r - delta"),
+                {"delta", "dividend yield", 0.04},
+                {"sigma", "volatility", 0.2}};
     }
 
-    double T, S0, strike, r, mu, delta, sigma;
+    // The paper's Example 3 takes mu = 0.05 (data/table8_ex3.ini); the default, r - delta, removes the driver's z term.
+    double T, S0, strike, r, delta, sigma, mu;
 
     black_scholes_option(double terminal_time, const ProblemParameters& p)
         : T(terminal_time), S0(parameter_value<black_scholes_option>(p, "S0")),
           strike(parameter_value<black_scholes_option>(p, "strike")), r(parameter_value<black_scholes_option>(p, "r")),
-          mu(parameter_value<black_scholes_option>(p, "mu")), delta(parameter_value<black_scholes_option>(p, "delta")),
-          sigma(parameter_value<black_scholes_option>(p, "sigma")) {
+          delta(parameter_value<black_scholes_option>(p, "delta")),
+          sigma(parameter_value<black_scholes_option>(p, "sigma")),
+          mu(drift_value<black_scholes_option>(p, "mu", r - delta)) {
         check_parameter_names<black_scholes_option>(p);
         check_positive({{"S0", S0}, {"strike", strike}, {"sigma", sigma}});
         check_rates({{"r", r}, {"mu", mu}, {"delta", delta}});
@@ -75,6 +82,16 @@ struct black_scholes_option {
             check_domain_holds_bounded_price("w", driver_at(0.0).c, driver_z_advice, settings);
     }
 
+    // The domain the spots need (spots.h): at t = 0, w = (ln S - ln S0) / sigma, and from there the price's weight at T
+    // moves by (sigma + c) T for the call, growing like e^(sigma w), by c T for the put (c the driver's df/dz, as in
+    // check_grid). `spots`: one range, or none for the default.
+    SpotDomain spot_domain(const std::vector<SpotRange>& spots) const {
+        double low = 0, high = 0;
+        const SpotRange range = asset_spots(spots, 0, S0, low, high);
+        const double shift = ((Payoff::sign > 0 ? sigma : 0.0) + driver_at(0.0).c) * T;
+        return {{range}, {{"w", low / sigma, high / sigma, shift}}, T};
+    }
+
     // Where the payoff has its kink at T: S_T = strike; and what moves it (the sweep's message when it lies
     // outside the grid's inner half).
     // What removes the driver's z term, df/dz = -(mu - r + delta) / sigma (the stability refusal's remedy).
@@ -95,8 +112,8 @@ struct black_scholes_option {
         const double S = state(T, w);
         return Payoff::sign * (S - strike) > 0.0 ? Payoff::sign * sigma * S : 0.0;
     }
-    // f = -(r y + (mu - r + delta) z / sigma), affine (affine_driver.h)
-    __host__ __device__ AffineDriver<1> driver_at(double) const { return {0.0, -r, -(mu - r + delta) / sigma}; }
+    // f = -(r y + (mu - r + delta) z / sigma), affine (affine_driver.h); mu - (r - delta) is 0 exactly at the default
+    __host__ __device__ AffineDriver<1> driver_at(double) const { return {0.0, -r, -(mu - (r - delta)) / sigma}; }
     __host__ __device__ double driver(double t, double w, double y, double z) const { return driver_at(t)(w, y, z); }
 
     __host__ __device__ static double normal_cdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }

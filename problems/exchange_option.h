@@ -28,6 +28,7 @@
 #include "../algorithms/terminal_smoothing.h"
 #include "option_checks.h"
 #include "problem_support.h"
+#include "spots.h"
 
 namespace bsde {
 
@@ -42,13 +43,18 @@ struct exchange_option {
     static constexpr int default_L = 8;
 
     static std::vector<ParameterInfo> parameters() {
-        return {{"S1", "initial price of asset 1", 100.0}, {"S2", "initial price of asset 2", 100.0},
-                {"r", "interest rate", 0.05},              {"mu1", "drift of asset 1", 0.1},
-                {"mu2", "drift of asset 2", 0.1},          {"sigma1", "volatility of asset 1", 0.25},
-                {"sigma2", "volatility of asset 2", 0.3},  {"rho", "correlation of the assets, in (-1, 1)", 0.0}};
+        return {{"S1", "initial price of asset 1", 100.0},
+                {"S2", "initial price of asset 2", 100.0},
+                {"r", "interest rate", 0.05},
+                drift_parameter("mu1", "drift of asset 1 (the price does not depend on it)", "r"),
+                drift_parameter("mu2", "drift of asset 2 (the price does not depend on it)", "r"),
+                {"sigma1", "volatility of asset 1", 0.25},
+                {"sigma2", "volatility of asset 2", 0.3},
+                {"rho", "correlation of the assets, in (-1, 1)", 0.0}};
     }
 
-    // The parameters.
+    // The parameters. The paper's Example 5 takes mu1 = mu2 = 0.1 (data/table11_ex5.ini); the default, r, removes the
+    // driver's z term.
     double T, S1, S2, r, mu1, mu2, sigma1, sigma2, rho;
     // Precomputed: A = [[a11, 0], [a21, a22]]; drift_k = mu_k - s_k^2 / 2; lambda = A^-1 (mu - r) (the market
     // price of risk); sigma_tilde of Margrabe's formula.
@@ -57,7 +63,7 @@ struct exchange_option {
     exchange_option(double terminal_time, const ProblemParameters& p)
         : T(terminal_time), S1(parameter_value<exchange_option>(p, "S1")),
           S2(parameter_value<exchange_option>(p, "S2")), r(parameter_value<exchange_option>(p, "r")),
-          mu1(parameter_value<exchange_option>(p, "mu1")), mu2(parameter_value<exchange_option>(p, "mu2")),
+          mu1(drift_value<exchange_option>(p, "mu1", r)), mu2(drift_value<exchange_option>(p, "mu2", r)),
           sigma1(parameter_value<exchange_option>(p, "sigma1")), sigma2(parameter_value<exchange_option>(p, "sigma2")),
           rho(parameter_value<exchange_option>(p, "rho")) {
         check_parameter_names<exchange_option>(p);
@@ -99,6 +105,27 @@ struct exchange_option {
                           T, settings.R, dx);
         check_price_growth({"--sigma1", "w_1", a11, -lambda1}, settings, dx);
         check_domain_holds_bounded_price("w_2", -lambda2, driver_z_advice, settings);
+    }
+
+    // The domain the spots need (spots.h): at t = 0, ln S_k - ln S_k0 = (A w)_k, so the box of spots is the
+    // parallelogram A^-1 (box of log-spots) in w, held by the w-box of its corners; from there the price's weight at T
+    // moves by (a11 + c_1) T along w_1, where the price grows like S1, and by c_2 T along w_2, where it is bounded (c =
+    // -lambda the driver's df/dz, as in check_grid). `spots`: one range for both assets, one per asset, or none for
+    // the default.
+    SpotDomain spot_domain(const std::vector<SpotRange>& spots) const {
+        double x1_low = 0, x1_high = 0, x2_low = 0, x2_high = 0;
+        const SpotRange first = asset_spots(spots, 0, S1, x1_low, x1_high);
+        const SpotRange second = asset_spots(spots, 1, S2, x2_low, x2_high);
+        SpotAxis w1{"w_1", INFINITY, -INFINITY, (a11 - lambda1) * T}, w2{"w_2", INFINITY, -INFINITY, -lambda2 * T};
+        for (const double x1 : {x1_low, x1_high})
+            for (const double x2 : {x2_low, x2_high}) {
+                const double v1 = x1 / a11, v2 = (x2 - a21 * v1) / a22;  // A v = x, A lower triangular
+                w1.low = std::fmin(w1.low, v1);
+                w1.high = std::fmax(w1.high, v1);
+                w2.low = std::fmin(w2.low, v2);
+                w2.high = std::fmax(w2.high, v2);
+            }
+        return {{first, second}, {w1, w2}, T};
     }
 
     // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header; and what moves it

@@ -18,12 +18,20 @@ namespace bsde {
 // A problem's parameter as the command line (--NAME VALUE) and config files (NAME = VALUE) take it: its name, what
 // it is and its default. A problem declares its parameters in `static std::vector<ParameterInfo> parameters()`; the
 // options, the help and `bsde problems` read them from the registry (problems/registry.cpp), the problem's
-// constructor through parameter_value and check_parameter_names below. A problem without parameters declares none.
+// constructor through parameter_value (or drift_value) and check_parameter_names below. A problem without parameters
+// declares none.
 struct ParameterInfo {
     const char* name;
     const char* description;
     double default_value;
+    // A drift that only enters the driver's z term (the options' mu): its default is no number but the value of the
+    // other parameters that makes that term 0, as the help prints it ("r - delta"); the constructor takes it by
+    // drift_value, and a value given that leaves the term is warned of (drift_warning, registry.h).
+    const char* removing_default = nullptr;
 };
+inline ParameterInfo drift_parameter(const char* name, const char* description, const char* removing_default) {
+    return {name, description, 0.0, removing_default};
+}
 
 template <class Problem, class = void>
 struct declares_parameters : std::false_type {};
@@ -72,15 +80,36 @@ void check_parameter_names(const ProblemParameters& given) {
     }
 }
 
+// The problem's declared parameter `name`; DefinitionError where it declares none.
+template <class Problem>
+ParameterInfo declared_parameter(const std::string& name) {
+    for (const ParameterInfo& parameter : declared_parameters<Problem>())
+        if (name == parameter.name) return parameter;
+    throw DefinitionError("problem '" + std::string(Problem::name) + "' reads parameter '" + name +
+                          "', which its parameters() does not declare");
+}
+
 // The problem's parameter `name`: its value as given, else its declared default.
 template <class Problem>
 double parameter_value(const ProblemParameters& given, const std::string& name) {
+    const ParameterInfo parameter = declared_parameter<Problem>(name);
+    if (parameter.removing_default)
+        throw DefinitionError("problem '" + std::string(Problem::name) + "' reads drift '" + name +
+                              "' by parameter_value; its default is a rule (" + parameter.removing_default +
+                              "): read it by drift_value");
     const auto it = given.find(name);
-    if (it != given.end()) return it->second;
-    for (const ParameterInfo& parameter : declared_parameters<Problem>())
-        if (name == parameter.name) return parameter.default_value;
-    throw DefinitionError("problem '" + std::string(Problem::name) + "' reads parameter '" + name +
-                          "', which its parameters() does not declare");
+    return it != given.end() ? it->second : parameter.default_value;
+}
+
+// The problem's drift `name` (a parameter declared by drift_parameter): its value as given, else `removing`, the
+// value of its rule that the problem computes.
+template <class Problem>
+double drift_value(const ProblemParameters& given, const std::string& name, double removing) {
+    if (!declared_parameter<Problem>(name).removing_default)
+        throw DefinitionError("problem '" + std::string(Problem::name) + "' reads parameter '" + name +
+                              "' by drift_value, but declares it with a default value, not by drift_parameter");
+    const auto it = given.find(name);
+    return it != given.end() ? it->second : removing;
 }
 
 // The driver's gradient in z, df/dz, for the stability analysis (stability.h): c of an affine driver (driver_at

@@ -1,6 +1,9 @@
 #include "registry.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <utility>
+#include <cmath>
 
 #include "../algorithms/errors.h"
 #include "../algorithms/problem_grid_checks.h"
@@ -19,13 +22,32 @@ void constructed_grid_check(const SchemeSettings& settings) {
     check_problem_against_grid(Problem(settings.T, settings.problem_parameters), settings);
 }
 
+template <class P, class = void>
+struct has_spots : std::false_type {};
+template <class P>
+struct has_spots<P, std::void_t<decltype(std::declval<const P&>().spot_domain(std::vector<SpotRange>{}))>>
+    : std::true_type {};
+
+template <class Problem>
+SpotDomain constructed_spot_domain(const SchemeSettings& settings, const std::vector<SpotRange>& spots) {
+    return Problem(settings.T, settings.problem_parameters).spot_domain(spots);
+}
+
+template <class Problem>
+constexpr auto spot_domain_of() -> SpotDomain (*)(const SchemeSettings&, const std::vector<SpotRange>&) {
+    if constexpr (has_spots<Problem>::value)
+        return &constructed_spot_domain<Problem>;
+    else
+        return nullptr;
+}
+
 }  // namespace
 
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
     ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
                 declared_parameters<P>(), driver_z_advice<P>(), &constructed_driver_z_gradient<P>,           \
-                &constructed_grid_check<P>},
+                &constructed_grid_check<P>, spot_domain_of<P>()},
     static const std::vector<ProblemInfo> infos = [] {
         std::vector<ProblemInfo> listed{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
         check_problem_definitions(listed);
@@ -64,6 +86,29 @@ void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& pro
 void set_driver_z_term(SchemeSettings& settings, const ProblemInfo& problem) {
     settings.driver_z_gradient = problem.driver_z_gradient(settings.T, settings.problem_parameters);
     settings.driver_z_advice = problem.driver_z_advice;
+}
+
+std::string drift_warning(const SchemeSettings& settings, const ProblemInfo& problem) {
+    std::string given, removing;
+    int drifts = 0;
+    for (const ParameterInfo& parameter : problem.parameters) {
+        if (!parameter.removing_default) continue;
+        removing += (drifts++ ? " and " : "") + std::string(parameter.name) + " = " + parameter.removing_default;
+        const auto value = settings.problem_parameters.find(parameter.name);
+        if (value != settings.problem_parameters.end())
+            given += (given.empty() ? "--" : ", --") + value->first + " " + format_number(value->second);
+    }
+    const std::array<double, 2>& c = settings.driver_z_gradient;
+    const double size = std::hypot(c[0], c[1]);
+    if (given.empty() || !(size * std::sqrt(settings.T) > 1e-12)) return "";
+    const std::string gradient = problem.dimension == 1 ? format_number(c[0], "%.4g")
+                                                        : "(" + format_number(c[0] + 0.0, "%.4g") + ", " +  // not -0
+                                                              format_number(c[1] + 0.0, "%.4g") + ")";
+    return given + ": the price does not depend on the drift, but this one gives the driver a z term, df/dz = " +
+           gradient + " (|df/dz| sqrt(T) = " + format_number(size * std::sqrt(settings.T), "%.3g") +
+           "), and the scheme's error grows with it; " + (drifts > 1 ? "the defaults, " : "the default, ") + removing +
+           (drifts > 1 ? ", remove it and leave" : ", removes it and leaves") +
+           " the price as it is (README, Pricing with bs-call, bs-put and exchange)";
 }
 
 const ProblemInfo* problem_named(const std::string& name) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "problem_support.h"
+#include "spots.h"
 
 namespace bsde {
 
@@ -20,6 +21,10 @@ struct ProblemInfo {
     // Constructs the problem with settings.T and settings.problem_parameters and runs its checks of the grid
     // (algorithms/problem_grid_checks.h): throws InputError for a setting the sweep would refuse.
     void (*check_grid)(const SchemeSettings& settings);
+    // Problems with spots (the options, spots.h): constructs the problem with settings.T and
+    // settings.problem_parameters and returns the domain that the spots need, one range per asset or one for all, none
+    // for the problem's default (0.5 to 2 times each initial price). nullptr for a problem without spots.
+    SpotDomain (*spot_domain)(const SchemeSettings& settings, const std::vector<SpotRange>& spots);
 };
 
 // Every problem of problems/problem_list.h; throws DefinitionError where check_problem_definitions finds a defect.
@@ -38,6 +43,11 @@ void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& pro
 // settings.problem_parameters (constructing the problem, which throws InputError for a parameter it refuses) and
 // driver_z_advice.
 void set_driver_z_term(SchemeSettings& settings, const ProblemInfo& problem);
+
+// A warning (empty if none) where the settings give a drift (a parameter declared by drift_parameter: the options'
+// mu) whose driver's z term, settings.driver_z_gradient (set_driver_z_term), is not 0 beyond rounding (|df/dz|
+// sqrt(T) above 1e-12): the price does not depend on the drift, the scheme's error grows with that term.
+std::string drift_warning(const SchemeSettings& settings, const ProblemInfo& problem);
 
 // The problem called `name` (its name or alias), or nullptr.
 const ProblemInfo* problem_named(const std::string& name);

@@ -64,10 +64,10 @@ for stage in "$@"; do
       } > "$out/scaling.txt" 2>&1
       echo "== scaling"; cat "$out/scaling.txt" ;;
     big)
-      "$bsde" solve --problem ex5 --K 6 --N 128 --backend cuda > "$out/ex5_n128.txt" 2>&1
+      "$bsde" solve --problem ex5 --K 6 --N 128 --backend cuda --R 8 --spots 100:100 --mu1 0.1 --mu2 0.1 > "$out/ex5_n128.txt" 2>&1
       echo "== ex5 K = 6, N = 128 (exit $?)"; cat "$out/ex5_n128.txt" ;;
     big256)
-      "$bsde" solve --problem ex5 --K 6 --N 256 --backend cuda > "$out/ex5_n256.txt" 2>&1
+      "$bsde" solve --problem ex5 --K 6 --N 256 --backend cuda --R 8 --spots 100:100 --mu1 0.1 --mu2 0.1 > "$out/ex5_n256.txt" 2>&1
       echo "== ex5 K = 6, N = 256 (exit $?)"; cat "$out/ex5_n256.txt" ;;
     separable)
       "$bsde" bench --backends cuda --repeats 5 --out "$out/separable" \

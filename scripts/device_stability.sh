@@ -20,6 +20,6 @@ for c in "${cases[@]}"; do
   read -r problem K N L rest <<< "$c"
   out=$("$bsde" solve --problem "$problem" --K "$K" --N "$N" --L "$L" $rest --backend cuda --allow-unstable 2>&1)
   stability=$(grep '^stability' <<< "$out" | sed 's/^stability *//; s/ (von Neumann.*//')
-  errors=$(grep -E '^(y_0|z_0|max error|bsde: error)' <<< "$out" | sed 's/.*error //; s/^max error over |w| <= R\/2: /max /' | tr '\n' ' ')
+  errors=$(grep -E '^(y_0|z_0|max error|bsde: error)' <<< "$out" | sed 's/^max error over [^:]*: /max /; s/.*error //' | tr '\n' ' ')
   printf '%-18s | %s | %s\n' "$c" "$stability" "$errors"
 done

@@ -46,6 +46,8 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     };
     settings.progress = progress.for_solve("solve " + invocation.problem + " K = " + std::to_string(settings.K()) +
                                            ", N = " + std::to_string(settings.N) + " on " + to_string(backend));
+    const std::string drift = drift_warning(settings, find_problem(invocation.problem));
+    if (!drift.empty()) err << "bsde: warning: " << one_line(drift) << "\n";
     const SolveResult result = ops.solve(invocation.problem, settings);
     progress.clear();
     if (!result.picard_warning.empty()) err << "bsde: warning: " << one_line(result.picard_warning) << "\n";
@@ -53,7 +55,7 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     const std::string unstable = stability_warning(stability, settings, result.dimension);
     if (!unstable.empty()) err << "bsde: warning: " << one_line(unstable) << "\n";
     if (csv) {
-        write_solution_csv(csv->stream(), result);
+        write_solution_csv(csv->stream(), result, invocation.spots);
         csv->commit();
     }
     print_solve_report(out, invocation, result, stability);
@@ -75,7 +77,7 @@ int run_parsed(const Invocation& invocation, const std::vector<std::string>& arg
     }
     if (invocation.command == "coefficients") print_coefficients(out, invocation.settings.K());
     else if (invocation.command == "grid")
-        print_grid(out, invocation.settings, find_problem(invocation.problem));
+        print_grid(out, invocation, find_problem(invocation.problem));
     else if (invocation.command == "problems") print_problems(out);
     else if (invocation.command == "study" || invocation.command == "bench") {
         std::string command = "bsde";  // as given, for the output's record of the run

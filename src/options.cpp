@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -52,7 +53,9 @@ std::string parameter_help(const ParameterUse& use) {
         auto meaning = std::find_if(meanings.begin(), meanings.end(),
                                     [&](const auto& m) { return m.first == parameter.description; });
         if (meaning == meanings.end()) meaning = meanings.insert(meanings.end(), {parameter.description, {}});
-        const std::string value = format_number(parameter.default_value, "%g");
+        const std::string value =
+            parameter.removing_default ? std::string(parameter.removing_default) + ", which removes the driver's z term"
+                                       : format_number(parameter.default_value, "%g");
         auto same = std::find_if(meaning->second.begin(), meaning->second.end(),
                                  [&](const Default& d) { return d.value == value; });
         if (same == meaning->second.end())
@@ -113,6 +116,10 @@ po::options_description shared_options() {
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
         ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")
+        ("spots", po::value<std::string>()->value_name("LOW:HIGH"),
+         "solve, grid: the options' spots whose largest error the report gives, one range for every asset or one per "
+         "asset (exchange: 50:200,40:160); R is chosen to hold them where --R is not given, and a --R too small for "
+         "them is refused (default: 0.5 to 2 times each initial price)")
         ("backends", po::value<std::string>()->value_name("LIST"),
          "study: backends to time, e.g. serial,omp,cuda (default: every one this machine has); bench: default "
          "the fastest one (cuda, else omp)")
@@ -276,6 +283,28 @@ void read_config_file(const std::string& path, const po::options_description& op
     }
 }
 
+// --spots: LOW:HIGH, or one such range per asset separated by commas (at most 2), each 0 < LOW <= HIGH, finite.
+// Throws InputError.
+std::vector<SpotRange> parse_spots(const std::string& text) {
+    const std::string given = "--spots '" + text + "': ";
+    const std::vector<std::string> ranges = split(text, ',');
+    if (ranges.size() > 2) throw InputError(given + "one range LOW:HIGH for every asset, or one per asset (at most 2)");
+    std::vector<SpotRange> spots;
+    for (const std::string& range : ranges) {
+        const std::vector<std::string> ends = split(range, ':');
+        double low = 0, high = 0;
+        if (ends.size() != 2) throw InputError(given + "a range LOW:HIGH expected, such as 50:200");
+        for (const auto& [end, value] : {std::pair{ends[0], &low}, std::pair{ends[1], &high}})
+            if (!to_finite_double(end, *value)) throw InputError(given + "'" + end + "' is not a finite number");
+        if (!(low > 0)) throw InputError(given + "spots must be > 0 (" + format_number(low) + ")");
+        if (!(low <= high))
+            throw InputError(given + "an empty range: its low end " + format_number(low) + " lies above its high end " +
+                             format_number(high));
+        spots.push_back({low, high});
+    }
+    return spots;
+}
+
 // A value of the file that the command line overrides, checked by itself: the name of a problem, a method or
 // backends, an integer list (one integer unless lists are allowed) or a number, parsed as its option does. Throws
 // InputError.
@@ -291,6 +320,34 @@ void check_overridden_value(const std::string& key, const std::string& value, bo
     if (key == "spline-solve") parse_spline_solve(value);
     if (key == "backend") parse_backend(value);
     if (key == "backends") parse_backend_list(value);
+    if (key == "spots") parse_spots(value);
+}
+
+// The domain of a solve or grid of a problem with spots (the options; problems/spots.h): --R where given, with the
+// refusal where it does not hold the spots in invocation.spots_refusal; else R chosen to hold them, never below the
+// problem's default R (the paper's grids). The report's line on it into invocation.domain; returns whether R was
+// chosen. Throws InputError for spots that the problem does not take.
+bool choose_domain(Invocation& invocation, const ProblemInfo& problem, const std::vector<SpotRange>& given,
+                   bool R_given) {
+    SchemeSettings& s = invocation.settings;
+    if (!(std::isfinite(s.T) && s.T > 0)) return false;  // validate() refuses it
+    if (!given.empty() && int(given.size()) != 1 && int(given.size()) != problem.dimension)
+        throw InputError("--spots: " + std::to_string(given.size()) + " ranges for " + invocation.problem +
+                         ", which has 1 asset; give one range LOW:HIGH");
+    const SpotDomain domain = problem.spot_domain(s, given);
+    invocation.spots = domain.spots;
+    const double least = domain.least_R_printed();
+    const std::string spots_option = given.empty() ? "--spots (default 0.5 to 2 times each initial price)" : "--spots";
+    if (!R_given && !std::isfinite(least))  // a volatility so small that the spots lie at w = +-inf
+        throw InputError(domain.need() + "; no grid holds that: narrow " + spots_option + " or raise the volatility");
+    if (R_given && s.R < least)
+        invocation.spots_refusal = "--R " + format_number(s.R) + ": " + domain.need() + "; raise --R to " +
+                                   format_at_least(domain.least_R()) + " or more, or narrow " + spots_option;
+    const bool chosen = !R_given && least > problem.default_R;
+    if (chosen) s.R = least;
+    invocation.domain = "R = " + format_number(s.R) +
+                        (R_given ? " (--R); " : chosen ? ", chosen: " : ", the problem's default; ") + domain.need();
+    return chosen;
 }
 
 }  // namespace
@@ -404,7 +461,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     const std::map<std::string, std::vector<std::string>> options_taken{
         {"problems", {}},
         {"coefficients", {"K"}},
-        {"grid", {"problem", "K", "Ky", "Kz", "N", "T", "R", "L", "grid-order", "interp"}},
+        {"grid", {"problem", "K", "Ky", "Kz", "N", "T", "R", "L", "grid-order", "interp", "spots"}},
         {"bench", {"cases", "backends", "repeats", "out"}}};
     const auto taken = options_taken.find(invocation.command);
     if (taken != options_taken.end()) {
@@ -469,7 +526,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (vm.count("N")) invocation.Ns = parse_int_list("--N", vm["N"].as<std::string>(), study);
     s.N = invocation.Ns.front();
     take(vm, "T", s.T);
-    take(vm, "R", s.R);
+    const bool R_given = take(vm, "R", s.R);
     take(vm, "L", s.L);
     take(vm, "picard", s.picard_iterations);
     take(vm, "picard-tol", s.picard_tolerance);
@@ -483,6 +540,15 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
     // the stability analysis of validate()
     set_driver_z_term(s, problem);
+    std::vector<SpotRange> spots;
+    if (take(vm, "spots", name)) {
+        if (study)
+            throw InputError("--spots: only for bsde solve and bsde grid (a study reports y_0 and z_0 at w = 0)");
+        if (!problem.spot_domain)
+            throw InputError("--spots: problem " + invocation.problem +
+                             " has no spots (the options bs-call, bs-put and exchange have; its domain is --R)");
+        spots = parse_spots(name);
+    }
     if (take(vm, "spline", name)) s.spline = parse_spline_boundary(name);
     if (take(vm, "interp", name)) s.interpolation = parse_interpolation(name);
     if (take(vm, "spline-solve", name)) s.spline_solve = parse_spline_solve(name);
@@ -511,12 +577,20 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         take(vm, "repeats", invocation.repeats);
         validate_study(invocation);
     }
-    // a study has checked each case (validate_study, its first is s); bsde grid reports the problem's refusal
-    // (print_grid)
-    if (invocation.command == "solve")
-        validate_for_problem(s, problem);
-    else if (!study)
-        validate(s, problem.dimension);
+    if (study) return invocation;  // a study has checked each case (validate_study, its first is s)
+    const bool R_chosen = problem.spot_domain && choose_domain(invocation, problem, spots, R_given);
+    try {  // bsde grid reports the problem's refusal and the spots' (print_grid)
+        if (invocation.command == "solve")
+            validate_for_problem(s, problem);
+        else
+            validate(s, problem.dimension);
+        if (invocation.command == "solve" && !invocation.spots_refusal.empty())
+            throw InputError(invocation.spots_refusal);
+    } catch (const InputError& e) {
+        if (!R_chosen) throw;
+        throw InputError("R = " + format_number(s.R) + ", chosen for the spots " + describe_spots(invocation.spots) +
+                         " (--spots narrows them, --R sets R): " + e.what());
+    }
     return invocation;
 }
 

@@ -7,6 +7,7 @@
 
 #include "../algorithms/backend.h"
 #include "../algorithms/solver.h"
+#include "../problems/spots.h"
 
 namespace bsde {
 
@@ -29,6 +30,11 @@ struct Invocation {
     Backend backend = Backend::omp;
     bool backend_given = false;
     std::string output;   // CSV of the solution at t = 0 (solve)
+    // solve and grid of a problem with spots (the options, problems/spots.h): the spots per asset over which the
+    // report takes the largest error (--spots, else the problem's default), and how R came about, for the report
+    std::vector<SpotRange> spots;
+    std::string domain;
+    std::string spots_refusal;  // where --R does not hold the spots (solve refuses it, grid prints it); else empty
     // study: the K and N lists (ascending), the backends (empty: every one present), the output
     // folder (empty: stdout only) and the time that leaves a backend out of larger cases (0: never)
     std::vector<int> Ks, Ns;

@@ -44,7 +44,8 @@ void print_coefficients(std::ostream& out, int K) {
                        gamma_z_weights);
 }
 
-void print_grid(std::ostream& out, const SchemeSettings& s, const ProblemInfo& problem) {
+void print_grid(std::ostream& out, const Invocation& invocation, const ProblemInfo& problem) {
+    const SchemeSettings& s = invocation.settings;
     const int dimension = problem.dimension;
     const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R};
     const StabilityEstimate stability = estimate_stability(s, dimension);
@@ -53,6 +54,7 @@ void print_grid(std::ostream& out, const SchemeSettings& s, const ProblemInfo& p
         << std::setprecision(10) << "M  = " << space.M << "\n"
         << "dx = " << space.dx() << "\n"
         << "dt = " << s.T / s.N << "\n"
+        << (invocation.domain.empty() ? "" : "domain: " + invocation.domain + "\n")
         << "stability with L = " << s.L << " and the " << to_string(s.interpolation) << " interpolation: "
         << describe(stability, s) << "\n";
     if (stability.growth_over_run > stability_warning_growth)
@@ -60,10 +62,12 @@ void print_grid(std::ostream& out, const SchemeSettings& s, const ProblemInfo& p
             << (stability.growth_over_run > stability_error_growth ? "refuses these settings unless --allow-unstable"
                                                                    : "warns of these settings")
             << "; " << stability_remedy(s, dimension) << "\n";
+    const std::string refused = "REFUSED: bsde solve refuses these settings: ";
     try {
         problem.check_grid(s);
+        if (!invocation.spots_refusal.empty()) out << refused << invocation.spots_refusal << "\n";
     } catch (const InputError& e) {
-        out << "REFUSED: bsde solve refuses these settings: " << e.what() << "\n";
+        out << refused << e.what() << "\n";
     }
 }
 
@@ -82,12 +86,28 @@ void print_problems(std::ostream& out) {
         out << std::left << std::setw(static_cast<int>(alias_width)) << p.alias
             << std::setw(static_cast<int>(name_width)) << p.name << p.dimension << "D  "
             << std::setw(static_cast<int>(defaults_width)) << defaults[i] << std::right << p.description << "\n";
+        const std::string indent(alias_width + name_width, ' ');
+        if (p.spot_domain)
+            out << indent << "spots: 0.5 to 2 times each initial price (--spots); R is chosen to hold them, at least "
+                << format_number(p.default_R, "%g") << "\n";
         if (p.parameters.empty()) continue;
-        out << std::string(alias_width + name_width, ' ') << "parameters:";
-        for (std::size_t k = 0; k < p.parameters.size(); ++k)
-            out << (k ? "," : "") << " --" << p.parameters[k].name << " "
-                << format_number(p.parameters[k].default_value, "%g");
+        out << indent << "parameters:";
+        std::string drifts;
+        for (std::size_t k = 0; k < p.parameters.size(); ++k) {
+            const ParameterInfo& parameter = p.parameters[k];
+            out << (k ? "," : "") << " --" << parameter.name << " ";
+            if (parameter.removing_default) {
+                out << "(" << parameter.removing_default << ")";
+                drifts += (drifts.empty() ? "--" : " and --") + std::string(parameter.name);
+            } else
+                out << format_number(parameter.default_value, "%g");
+        }
         out << "\n";
+        const bool several = drifts.find(" and ") != std::string::npos;
+        if (!drifts.empty())
+            out << indent << drifts << ": the price does not depend on " << (several ? "them; their defaults remove"
+                                                                                     : "it; its default removes")
+                << " the driver's z term, another value adds it and the scheme's error grows with it\n";
     }
 }
 
@@ -98,6 +118,61 @@ void print_value(std::ostream& out, const char* label, double value, bool has_ex
         out << "   exact " << exact << "   error " << std::scientific << std::setprecision(3) << std::fabs(value - exact);
     out << std::defaultfloat << "\n";
 }
+
+bool in_spots(const SolveResult& r, std::size_t i, const std::vector<SpotRange>& spots) {
+    const std::size_t points = r.y.size();
+    if (!r.has_state || spots.size() != std::size_t(r.dimension)) return false;
+    for (int k = 0; k < r.dimension; ++k) {
+        const double S = r.state[k * points + i];
+        if (!(S >= spots[k].low && S <= spots[k].high)) return false;
+    }
+    return true;
+}
+
+SpotErrors spot_errors(const SolveResult& r, const std::vector<SpotRange>& spots) {
+    SpotErrors e;
+    const std::size_t points = r.y.size();
+    for (std::size_t i = 0; i < points; ++i) {
+        if (!in_spots(r, i, spots)) continue;
+        ++e.points;
+        e.price = std::max(e.price, std::fabs(r.y[i] - r.y_exact[i]));
+        e.largest_price = std::max(e.largest_price, std::fabs(r.y_exact[i]));
+        for (int k = 0; k < r.dimension; ++k)
+            e.delta = std::max(e.delta, std::fabs(r.gradient[k * points + i] - r.gradient_exact[k * points + i]));
+    }
+    return e;
+}
+
+namespace {
+
+// "max error over spots [50, 200] (1046 grid points): price 1.010e-07 (1.17e-09 of the largest price there, 86.2),
+// delta 5.794e-08"
+void print_spot_errors(std::ostream& out, const SolveResult& r, const std::vector<SpotRange>& spots) {
+    const SpotErrors e = spot_errors(r, spots);
+    out << "max error over spots " << describe_spots(spots);
+    if (e.points == 0) {
+        out << ": no grid point's spot lies there (--spots; the report's price at S0 above)\n";
+        return;
+    }
+    out << " (" << e.points << " grid points): price " << std::scientific << std::setprecision(3) << e.price;
+    if (e.largest_price > 0)
+        out << " (" << format_number(e.price / e.largest_price, "%.3g") << " of the largest price there, "
+            << format_number(e.largest_price, "%.6g") << ")";
+    out << ", delta " << e.delta << std::defaultfloat << "\n";
+}
+
+// "domain    R = 24.4, chosen: the spots ... (M = 1046; 684 at the problem's R = 16)"
+void print_domain(std::ostream& out, const Invocation& inv, const SolveResult& r) {
+    const SchemeSettings& s = inv.settings;
+    const double default_R = find_problem(inv.problem).default_R;
+    out << "domain    " << inv.domain;
+    if (s.R != default_R)
+        out << " (M = " << r.M << "; " << space_intervals(s.Ky, s.Kz, s.N, s.T, default_R, s.grid_order)
+            << " at the problem's R = " << format_number(default_R) << ")";
+    out << "\n";
+}
+
+}  // namespace
 
 std::string smoothing_description(bool terminal_kinked, Smoothing smoothing) {
     return terminal_kinked ? "smoothing " + to_string(smoothing) + " (of the kinked terminal data)"
@@ -137,6 +212,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
             << ", orders raised step by step, Richardson-extrapolated\n";
     out << "stability " << describe(stability, s) << " (von Neumann analysis; README, Stability)"
         << (stability.growth_over_run > stability_warning_growth ? "; UNSTABLE (warning on stderr)" : "") << "\n";
+    if (!inv.domain.empty()) print_domain(out, inv, r);
     out << "backend   " << r.device << "\n";
     print_value(out, "y_0      ", r.y0, r.has_exact, r.y0_exact);
     for (std::size_t k = 0; k < r.z0.size(); ++k)
@@ -153,9 +229,14 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
             print_value(out, r.dimension == 1 ? "delta    " : k == 0 ? "delta_1  " : "delta_2  ",
                         r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
-    if (r.has_exact)
-        out << "max error over |w| <= R/2: y " << std::scientific << std::setprecision(3) << r.max_y_error_inner
-            << ", z " << r.max_z_error_inner << std::defaultfloat << "\n";
+    if (r.has_exact && r.has_state && !inv.spots.empty())
+        print_spot_errors(out, r, inv.spots);
+    else if (r.has_exact)
+        out << "max error over |w| <= R/2 = " << format_number(s.R / 2, "%.4g") << " ("
+            << format_number(s.R / 2 / std::sqrt(s.T), "%.3g")
+            << " sqrt(T) inside the domain; how far its truncation's error reaches in is not checked): y "
+            << std::scientific << std::setprecision(3) << r.max_y_error_inner << ", z " << r.max_z_error_inner
+            << std::defaultfloat << "\n";
     out << std::fixed << std::setprecision(4) << "sweep     " << r.sweep_seconds << " s\n"
         << std::setprecision(2) << "memory    " << r.storage_bytes / 1048576.0 << " MiB in the solver's arrays";
     if (r.device_bytes_measured >= 0)
@@ -165,8 +246,9 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
 }
 
 // One row per grid point: w (w1, w2 in 2D), y, z (z1, z2), the exact values and errors, and for the
-// options the spot (S1, S2), price and delta (delta1, delta2), exact and errors.
-void write_solution_csv(std::ostream& out, const SolveResult& r) {
+// options the spot (S1, S2), price and delta (delta1, delta2), exact and errors, and in_spots (1 where the spots lie in
+// the range, 0 elsewhere).
+void write_solution_csv(std::ostream& out, const SolveResult& r, const std::vector<SpotRange>& spots) {
     const int d = r.dimension;
     const std::size_t points = r.y.size();
     auto names = [d](const std::string& name, const std::string& suffix) {
@@ -178,7 +260,7 @@ void write_solution_csv(std::ostream& out, const SolveResult& r) {
     out << names("w", "").substr(1) << ",y" << names("z", "")
         << (r.has_exact ? ",y_exact" + names("z", "_exact") + ",y_error" + names("z", "_error") : "")
         << (r.has_state ? names("S", "") + ",price" + names("delta", "") + ",price_exact" + names("delta", "_exact") +
-                              ",price_error" + names("delta", "_error")
+                              ",price_error" + names("delta", "_error") + ",in_spots"
                         : "")
         << "\n";
     // ",c_1,...,c_d": point i of an array of d columns of `points` values, less another's where `minus` is given
@@ -203,6 +285,7 @@ void write_solution_csv(std::ostream& out, const SolveResult& r) {
             columns(i, r.gradient_exact);
             out << "," << r.y[i] - r.y_exact[i];
             columns(i, r.gradient, &r.gradient_exact);
+            out << "," << (in_spots(r, i, spots) ? 1 : 0);
         }
         out << "\n";
     }

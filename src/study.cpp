@@ -259,6 +259,8 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
 
     const ProblemInfo& problem = find_problem(invocation.problem);
     const SchemeSettings& base = invocation.settings;
+    const std::string drift = drift_warning(base, problem);
+    if (!drift.empty()) study.warnings.push_back(drift);
     for (int K : invocation.Ks)
         for (int N : invocation.Ns) {
             StudyCase c;

@@ -124,7 +124,9 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line) {
         {{"solve", "--problem", "bs-put", "--strike", "-5"}, 2, "--strike"},
         {{"solve", "--problem", "bs-call", "--sigma", "0"}, 2, "--sigma"},
         {{"solve", "--problem", "bs-call", "--strike", "1e6"}, 2, "change --sigma, --strike, --S0 or --mu, or raise --R"},
-        {{"solve", "--problem", "bs-call", "--sigma", "0.003"}, 2, "the driver's z term makes it so (df/dz = -20,"},  // -(mu - r + delta) / sigma
+        // -(mu - r + delta) / sigma with the paper's mu = 0.05 (the default mu = r - delta makes it 0)
+        {{"solve", "--problem", "bs-call", "--sigma", "0.003", "--mu", "0.05", "--R", "16"}, 2,
+         "the driver's z term makes it so (df/dz = -20,"},
         {{"solve", "--problem", "bs-call", "--T", "-0.33"}, 2, "--T"},
         {{"solve", "--problem", "bs-digital"}, 2, "--problem 'bs-digital'"},
         {{"solve", "--problem", "ex1", "--sigma", "0.3"}, 2, "--sigma"},
@@ -215,16 +217,23 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; README, Stability)
     check_prints({"grid", "--problem", "ex2", "--K", "6", "--N", "2048"},
                  "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");
-    // the worst mode's wavelength along an axis is at most the grid's M = 128 cells (ex5 K = 2, N = 16, rho near 1: the
-    // search lands on theta = 2 pi / 2048 along axis 1, printed as 2048.0 dx before)
-    check_prints({"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999"},
+    // the worst mode's wavelength along an axis is at most the grid's M = 128 cells (ex5 K = 2, N = 16, rho near 1 with
+    // the paper's drifts: the search lands on theta = 2 pi / 2048 along axis 1, printed as 2048.0 dx before)
+    check_prints({"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999", "--mu1", "0.1", "--mu2",
+                  "0.1", "--R", "8"},
                  "grid modes of wavelengths (over the grid's 128 dx, about 12.6 dx) grow by ");
     check_prints({"problems"}, "ex1");
     check_prints({"problems"}, "\nex3-put  bs-put  ");
-    // each problem's declared parameters with their defaults (the paper's: Example 3 and 5, scheme.md)
-    check_prints({"problems"}, "parameters: --S0 100, --strike 100, --r 0.03, --mu 0.05, --delta 0.04, --sigma 0.2\n");
-    check_prints({"problems"}, "parameters: --S1 100, --S2 100, --r 0.05, --mu1 0.1, --mu2 0.1, --sigma1 0.25, "
+    // each problem's declared parameters with their defaults (the paper's: Example 3 and 5, scheme.md; but the drifts,
+    // which the price does not depend on: the values that remove the driver's z term)
+    check_prints({"problems"}, "parameters: --S0 100, --strike 100, --r 0.03, --mu (r - delta), --delta 0.04, --sigma "
+                               "0.2\n");
+    check_prints({"problems"}, "parameters: --S1 100, --S2 100, --r 0.05, --mu1 (r), --mu2 (r), --sigma1 0.25, "
                                "--sigma2 0.3, --rho 0\n");
+    check_prints({"problems"}, "--mu: the price does not depend on it; its default removes the driver's z term");
+    check_prints({"problems"},
+                 "spots: 0.5 to 2 times each initial price (--spots); R is chosen to hold them, at least 8");
+    check_prints({"--help"}, "(ex3, ex3-put: default r - delta, which removes the ");  // wrapped here
     check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put: default 0.03; ex5:");  // wrapped here
     check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5: default 0)\n");
 }
@@ -316,7 +325,9 @@ BOOST_AUTO_TEST_CASE(report_says_whether_the_terminal_data_were_smoothed) {
     check_prints(solve({"--problem", "bs-call"}), ", smoothing kreiss6 (of the kinked terminal data)\n");
     check_prints(solve({"--problem", "bs-call", "--smoothing", "none"}), ", smoothing none (of the kinked terminal data)\n");
     check_prints(solve({"--problem", "ex4", "--R", "4", "--L", "8"}), ", no smoothing (smooth terminal data)\n");
-    check_prints(solve({"--problem", "ex5", "--R", "4", "--L", "8"}), ", smoothing kreiss6 (of the kinked terminal data)\n");
+    // a small grid: the price at S0 only, T = 0.25 (the spots need R >= 6 sqrt(T) and the drift's 0.06 T)
+    check_prints(solve({"--problem", "ex5", "--R", "4", "--L", "8", "--spots", "100:100", "--T", "0.25"}),
+                 ", smoothing kreiss6 (of the kinked terminal data)\n");
 }
 
 BOOST_AUTO_TEST_CASE(report_names_the_startup_used) {
@@ -519,7 +530,7 @@ BOOST_AUTO_TEST_CASE(exchange_option_reports_its_deltas) {
     const std::vector<std::string> lines = lines_of(csv);
     BOOST_REQUIRE_MESSAGE(!lines.empty(), csv << " is empty");
     const std::string columns = ",S1,S2,price,delta1,delta2,price_exact,delta1_exact,delta2_exact,price_error,"
-                                "delta1_error,delta2_error";
+                                "delta1_error,delta2_error,in_spots";
     BOOST_CHECK_MESSAGE(lines.front().size() >= columns.size() &&
                             lines.front().compare(lines.front().size() - columns.size(), columns.size(), columns) == 0,
                         "expected the header to end with '" << columns << "', got '" << lines.front() << "'");

@@ -110,19 +110,25 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--strict=yes"}, 2, "--strict"},
         {{"solve", "--problem", "bs-call", "--r", "nan"}, 2, "--r 'nan': a finite number expected"},
         {{"solve", "--problem", "bs-call", "--sigma", "inf"}, 2, "--sigma 'inf': a finite number expected"},
-        {{"solve", "--problem", "bs-call", "--S0", "0.0001"}, 2, "kink at w = 69.0280527898214 lies outside [-R/2, R/2] = [-8, 8]"},
+        {{"solve", "--problem", "bs-call", "--S0", "0.0001"}, 2,
+         "kink at w = 69.1270527898214 lies outside [-R/2, R/2] = [-8, 8]"},
         // the problem's checks before the stability analysis: this sigma is also unstable at N = 16, and its refusal
         // would advise an N that the problem refuses all the same: the price's weight at T lies at w = (sigma + c) T,
-        // c = -(mu - r + delta) / sigma = -60, beyond R whatever N (and the kink at w = -16.5 beyond R / 2)
-        {{"solve", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "its weight at T lies at w = -19.8 "},
-        {{"study", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001"}, 2, "its weight at T lies at w = -19.8 "},
+        // c = -(mu - r + delta) / sigma = -60 with the paper's mu = 0.05, beyond R whatever N (and the kink at
+        // w = -16.5 beyond R / 2)
+        {{"solve", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001", "--mu", "0.05", "--R", "16"}, 2,
+         "its weight at T lies at w = -19.8 "},
+        {{"study", "--problem", "ex3", "--K", "2", "--N", "16", "--sigma", "0.001", "--mu", "0.05"}, 2,
+         "its weight at T lies at w = -19.8 "},
         {{"solve", "--problem", "ex5", "--rho", "1", "--backend", "serial"}, 2, "--rho 1: must lie in (-1, 1)"},
         {{"solve", "--problem", "ex1", "--S1", "100", "--backend", "serial"}, 2, "--S1: not a parameter of problem"},
-        {{"solve", "--problem", "ex5", "--K", "2", "--N", "8", "--sigma2", "1e-320", "--backend", "serial"}, 2,
+        // the paper's drifts (the defaults make df/dz 0) and R (the spots would ask for an infinite one)
+        {{"solve", "--problem", "ex5", "--K", "2", "--N", "8", "--sigma2", "1e-320", "--mu1", "0.1", "--mu2", "0.1",
+          "--R", "8", "--backend", "serial"}, 2,
          "make its driver's gradient in z, df/dz = (-0.2, -inf), infinite"},  // -lambda_1 = -(mu1 - r) / sigma1
-        {{"solve", "--problem", "ex3", "--sigma", "1e-320", "--backend", "serial"}, 2,
-         "the problem's parameters (--sigma 9.99988867182683e-321) make its driver's gradient in z, df/dz = -inf, "
-         "infinite"},  // 1e-320 as the nearest subnormal prints; one component in 1D
+        {{"solve", "--problem", "ex3", "--sigma", "1e-320", "--mu", "0.05", "--R", "16", "--backend", "serial"}, 2,
+         "the problem's parameters (--mu 0.05, --sigma 9.99988867182683e-321) make its driver's gradient in z, df/dz = "
+         "-inf, infinite"},  // 1e-320 as the nearest subnormal prints; one component in 1D
         {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
         // grids too large for the sweep's indices, or too small for a spline
         {{"solve", "--N", "2000000000"}, 2,
@@ -154,8 +160,8 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"solve", "--problem", "ex4", "--spline-solve", "foo"}, 2, "--spline-solve 'foo': allowed values are auto"},
         // options a command that solves nothing does not take
         {{"grid", "--output", "x.csv"}, 2,
-         "--output: not for bsde grid, which takes --problem, --K, --Ky, --Kz, --N, --T, --R, --L, --grid-order, --interp "
-         "and the problem's parameters"},
+         "--output: not for bsde grid, which takes --problem, --K, --Ky, --Kz, --N, --T, --R, --L, --grid-order, "
+         "--interp, --spots and the problem's parameters"},
         {{"grid", "--picard", "5"}, 2, "--picard: not for bsde grid"},
         {{"grid", "--allow-unstable"}, 2, "--allow-unstable: not for bsde grid"},
         {{"coefficients", "--backend", "omp"}, 2, "--backend: not for bsde coefficients, which takes --K"},
@@ -212,12 +218,15 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", ini("list.ini", "N = 128,256\n")}, 2, "list.ini' line 1: --N '128,256': one integer expected"},
         // a refusal naming several options the file set gets each of their lines; one the command line set, none
         // T = 0.01: at T = 1 the domain would refuse it first (the price's weight at w_2 = c_2 T = 745)
-        {{"solve", "--config", ini("unstable.ini", "problem = ex5\nK = 2\nN = 16\nL = 8\nrho = 0.999999999\nT = 0.01\n")}, 2,
+        {{"solve", "--config", ini("unstable.ini", "problem = ex5\nK = 2\nN = 16\nL = 8\nrho = 0.999999999\nT = 0.01\n"
+                                                   "mu1 = 0.1\nmu2 = 0.1\nR = 8\n")}, 2,
          "unstable.ini' lines 2, 3, 4: --K 2, --N 16, --L 8: the scheme is unstable on this grid"},
-        {{"solve", "--config", ini("unstable_K.ini", "problem = ex5\nK = 2\nN = 16\nL = 8\nrho = 0.999999999\nT = 0.01\n"),
+        {{"solve", "--config",
+          ini("unstable_K.ini",
+              "problem = ex5\nK = 2\nN = 16\nL = 8\nrho = 0.999999999\nT = 0.01\nmu1 = 0.1\nmu2 = 0.1\nR = 8\n"),
           "--K", "2"}, 2, "unstable_K.ini' lines 3, 4: --K 2, --N 16, --L 8: the scheme is unstable on this grid"},
         {{"solve", "--config", ini("kink.ini", "problem = ex3\nR = 4\nstrike = 200\n")}, 2,
-         "kink.ini' lines 2, 3: the terminal data's kink at w = 3.4162359027997"},
+         "kink.ini' lines 2, 3: the terminal data's kink at w = 3.51523590279972"},
         // --K names the file's Ky and Kz too; an option named only in the advice gets no line where the subject names
         // one (--allow-unstable); a value may hold quotes
         {{"solve", "--config", ini("orders.ini", "Ky = 6\nKz = 6\nN = 256\nL = 2\n")}, 2,
@@ -350,14 +359,16 @@ BOOST_AUTO_TEST_CASE(parser_fuzz, *boost::unit_test::timeout(300)) {
                                            "--picard-tol", "--strict", "--startup", "--startup-substeps", "--grid-order",
                                            "--smoothing", "--S0", "--strike", "--r", "--mu", "--delta", "--sigma",
                                            "--S1", "--rho", "--spline", "--interp", "--spline-solve", "--backend", "--output",
-                                           "--backends", "--out", "--max-seconds", "--cases", "--repeats", "--foo",
+                                           "--backends", "--out", "--max-seconds", "--cases", "--repeats", "--spots",
+                                           "--foo",
                                            "-K", "--", "-"};
     const std::vector<std::string> values{"0", "1", "-1", "3", "16", "64", "2.5", "1e308", "1e-320", "nan", "inf",
                                           "-inf", "abc", "", "1-6", "1,2", "6-1", "1-", ",", "ex1", "ex2", "ex4", "ex5",
                                           "auto", "tridiagonal", "inverse-band",
                                           "bs-call", "omp", "serial", "cuda", "exact", "kreiss2", "bicubic", "natural",
                                           "\x01", "\xc3\xbc", "99999999999", "--N", "0x10", " 3", "3 ", "+4",
-                                          "2147483647", "-2147483648", "ex2-k3-n256", "/nonexistent/o.csv"};
+                                          "2147483647", "-2147483648", "ex2-k3-n256", "/nonexistent/o.csv", "50:200",
+                                          "200:50", "1:2,3:4"};
 
     const auto mutate = [&](std::string text) {
         const int mutations = 1 + random() % 3;

@@ -110,33 +110,37 @@ BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) 
     check_refused(with(ex3, {"--S0", "5e-324", "--strike", "5e-324"}), "bsde: error: --S0 4.94065645841247e-324 with",
                   // ln(sigma S) = ln(5e-324) - sigma R + ln(sigma) = -744.44 - 3.2 - 1.61: printed as a power, not 0
                   "the asset underflows at the domain's lower end at t = 0: sigma S = e^(-749.2) there");
-    // ln(sigma S) = ln(100) + sigma R + ln(sigma) = 4.61 + 704 + 3.78 at the upper end (the drift mu - sigma^2 / 2 < 0)
-    check_refused(with(ex3, {"--sigma", "44"}), "bsde: error: --S0 100 with --mu 0.05, --sigma 44",
+    // ln(sigma S) = ln(100) + sigma R + ln(sigma) = 4.61 + 704 + 3.78 at the upper end (the drift mu - sigma^2 / 2
+    // < 0), with the paper's mu and R
+    check_refused(with(ex3, {"--sigma", "44", "--mu", "0.05", "--R", "16"}),
+                  "bsde: error: --S0 100 with --mu 0.05, --sigma 44",
                   "the asset overflows at the domain's upper end: sigma S = e^(712.4) there");
     const std::string output = (std::filesystem::temp_directory_path() / "bsde_test_underflow.csv").string();
     std::filesystem::remove(output);
     check_refused(with(ex3, {"--S0", "1e-300", "--strike", "1e-300", "--sigma", "5", "--output", output}),
-                  "bsde: error: --S0 1e-300 with --mu 0.05, --sigma 5, T = 0.33 and R = 16:",
+                  "bsde: error: --S0 1e-300 with --mu -0.01, --sigma 5, T = 0.33 and R = 16:",
                   "underflows at the domain's lower end");
     BOOST_CHECK_MESSAGE(!std::filesystem::exists(output) && !std::filesystem::exists(output + ".partial"),
                         "a refused run left " << output << " behind");
-    check_refused(with(ex3, {"--sigma", "50", "--R", "17"}), "bsde: error: --S0 100 with --mu 0.05, --sigma 50",
+    check_refused(with(ex3, {"--sigma", "50", "--R", "17"}), "bsde: error: --S0 100 with --mu -0.01, --sigma 50",
                   "the asset underflows");
     check_refused({"solve", "--backend", "serial", "--problem", "bs-put", "--K", "2", "--N", "8", "--S0", "1e306",
                    "--strike", "1e306"},
-                  "bsde: error: --S0 1e+306 with", "the asset overflows at the domain's upper end: S = 2.48e+307");
+                  // S0 e^(sigma R): the drift mu - sigma^2 / 2 = -0.03 < 0
+                  "bsde: error: --S0 1e+306 with", "the asset overflows at the domain's upper end: S = 2.45e+307");
     const std::vector<std::string> ex5{"solve", "--backend", "serial", "--problem", "ex5", "--K", "1", "--N", "4"};
-    check_refused(with(ex5, {"--S1", "1e-307", "--S2", "1e-307"}),
-                  "bsde: error: --S1 1e-307 with --mu1 0.1, --sigma1 0.25, T = 1 and R = 8:",
+    check_refused(with(ex5, {"--S1", "1e-307", "--S2", "1e-307", "--R", "8"}),
+                  "bsde: error: --S1 1e-307 with --mu1 0.05, --sigma1 0.25, T = 1 and R = 8:",
                   "underflows at the domain's lower end at t = 0: sigma1 S1 = 3.38e-309 there");
-    check_refused(with(ex5, {"--S1", "1e306", "--S2", "1e306"}), "bsde: error: --S1 1e+306 with",
+    check_refused(with(ex5, {"--S1", "1e306", "--S2", "1e306", "--R", "8"}), "bsde: error: --S1 1e+306 with",
                   "overflows at the domain's upper end: S1 = ");
     // Assets in range whose quotient underflows: the kink where it lies, not at w = -inf (ln(strike / S0) = ln 0).
-    // ex3: (ln 4.9e-324 - ln 100 - (0.05 - 0.2^2 / 2) 0.33) / 0.2 = -3745.28
-    check_refused(with(ex3, {"--strike", "4.9e-324"}), "bsde: error: the terminal data's kink at w = -3745.2",
+    // ex3: (ln 4.9e-324 - ln 100 - (-0.01 - 0.2^2 / 2) 0.33) / 0.2 = -3745.18
+    check_refused(with(ex3, {"--strike", "4.9e-324"}), "bsde: error: the terminal data's kink at w = -3745.1",
                   "or raise --R to 7.5e+03 or more");
     // ex5: |ln 1e-300 - ln 1e300 - (0.1 - 0.25^2 / 2 - 0.1 + 0.3^2 / 2)| / sqrt(0.25^2 + 0.3^2) = 3537.82
-    check_refused(with(ex5, {"--S1", "1e300", "--S2", "1e-300"}), "bsde: error: the terminal data's kink line lies 3537.8",
+    check_refused(with(ex5, {"--S1", "1e300", "--S2", "1e-300", "--R", "8"}),
+                  "bsde: error: the terminal data's kink line lies 3537.8",
                   "or raise --R to 7.08e+03 or more");
 }
 
@@ -145,12 +149,14 @@ BOOST_AUTO_TEST_CASE(solves_the_assets_at_the_edges_of_the_range) {
                        "S0 e^(max(0, m T) + sigma R) = DBL_MAX / max(1024, 24 / dx^2), m = mu - sigma^2 / 2 (ex3 and "
                        "bs-put, K = 2, N = 8; per asset for ex5): inside, every value finite and y_0 within 1e-3 of the "
                        "closed form (the errors at S0 = 100 are 2.3e-5 and 4.9e-5); outside, refused");
-    const double T = 0.33, R = 16, sigma = 0.2, m = 0.05 - 0.5 * sigma * sigma;
+    const double T = 0.33, R = 16, sigma = 0.2, m = 0.03 - 0.04 - 0.5 * sigma * sigma;  // mu = r - delta
     const double lower = DBL_MIN / (sigma * std::exp(-sigma * R));
     const double upper = largest_admitted(grid_step(option_settings("ex3", 2, 8, {}))) /
                          std::exp(std::fmax(0.0, m * T) + sigma * R);
-    // ex5 (T = 1, R = 8, rho = 0, both drifts > 0): the asset with the larger bound binds, S2 at both ends
-    const double sigma1 = 0.25, sigma2 = 0.3, drift1 = 0.1 - 0.5 * sigma1 * sigma1, drift2 = 0.1 - 0.5 * sigma2 * sigma2;
+    // ex5 (T = 1, R = 8, rho = 0, both drifts mu_k - sigma_k^2 / 2 > 0, mu_k = r): the asset with the larger bound
+    // binds, S2 at both ends
+    const double sigma1 = 0.25, sigma2 = 0.3;
+    const double drift1 = 0.05 - 0.5 * sigma1 * sigma1, drift2 = 0.05 - 0.5 * sigma2 * sigma2;
     const double ex5_lower = DBL_MIN / std::fmin(sigma1 * std::exp(-sigma1 * 8.0), sigma2 * std::exp(-sigma2 * 8.0));
     const double ex5_upper = largest_admitted(grid_step(option_settings("ex5", 2, 8, {}))) /
                              std::fmax(std::exp(drift1 + sigma1 * 8.0), std::exp(drift2 + sigma2 * 8.0));
@@ -189,11 +195,13 @@ BOOST_AUTO_TEST_CASE(refuses_a_price_growing_faster_than_the_grid_resolves) {
     check_refused(with({"ex3", "--K", "2", "--N", "8", "--sigma", "20"}),
                   "bsde: error: --sigma 20 with --K 2 and --N 8 (dx = 0.0914): the price grows by e^(1.83) a grid cell",
                   "sigma dx must stay below ln(2 + sqrt(3)) = 1.317");
-    check_refused(with({"ex5", "--K", "1", "--N", "4", "--sigma1", "5"}), "bsde: error: --sigma1 5 with T = 1 and R = 8:",
+    // the paper's drifts and R (c_1 = -(mu1 - r) / sigma1 = -0.01)
+    check_refused(with({"ex5", "--K", "1", "--N", "4", "--sigma1", "5", "--mu1", "0.1", "--mu2", "0.1", "--R", "8"}),
+                  "bsde: error: --sigma1 5 with T = 1 and R = 8:",
                   "3.01 of them inside R: truncating the domain there costs 0.0013 of the price");
-    check_refused(with({"ex3", "--K", "3", "--N", "16", "--sigma", "40"}),
+    check_refused(with({"ex3", "--K", "3", "--N", "16", "--sigma", "40", "--R", "16"}),
                   "bsde: error: --sigma 40 with --K 3, --N 16 and --L 32: the 32-point Gauss-Hermite rule", "--L 49");
-    check_refused(with({"ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13"}),
+    check_refused(with({"ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13", "--R", "16"}),
                   "bsde: error: --sigma 13 with T = 1 and R = 16:", "raise --R to 16.8 or more");
 }
 
@@ -254,7 +262,8 @@ BOOST_AUTO_TEST_CASE(the_R_a_refusal_asks_for_is_taken) {
         {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "5", "--sigma", "0.05", "--S0", "50"},
          "the terminal data's kink"},
         {{"--problem", "ex5", "--K", "1", "--N", "8", "--S1", "1", "--S2", "100"}, "the terminal data's kink line"},
-        {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13"}, "--sigma 13 with T = 1 and R = "},
+        {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "13", "--R", "16"},
+         "--sigma 13 with T = 1 and R = "},
         // asks for R = 4.77 exactly (c = 0), which a test by (R - |centre|) / sqrt(T) refused
         {{"--problem", "ex3", "--K", "3", "--N", "64", "--T", "1", "--sigma", "1.051", "--mu", "0.03", "--delta", "0",
           "--R", "4"},
@@ -262,10 +271,10 @@ BOOST_AUTO_TEST_CASE(the_R_a_refusal_asks_for_is_taken) {
         // bounded prices, whose weight lies at c T: the put (c = -(mu - r + delta) / sigma = -2.6, c T = -13) and the
         // exchange option along w_2 (c_2 = -lambda_2 = -(mu2 - r) / sigma2 = -1.5 at rho = 0, c_2 T = -4.5)
         {{"--problem", "bs-put", "--K", "3", "--N", "64", "--T", "5", "--mu", "0.25", "--sigma", "0.1", "--strike",
-          "340"},
+          "340", "--R", "16"},
          "T = 5 and R = 16: the driver's z coefficient along w, c = -2.6, moves W by c t under the pricing measure, so "
          "the price's weight at T lies at w = -13 with"},
-        {{"--problem", "ex5", "--K", "3", "--N", "32", "--T", "3", "--mu2", "0.5"},
+        {{"--problem", "ex5", "--K", "3", "--N", "32", "--T", "3", "--mu2", "0.5", "--R", "8"},
          "T = 3 and R = 8: the driver's z coefficient along w_2, c = -1.5, moves W by c t under the pricing measure, "
          "so the price's weight at T lies at w_2 = -4.5 with"}};
     const std::regex asked("raise --R to ([0-9.e+]+) or more");
@@ -300,9 +309,10 @@ BOOST_AUTO_TEST_CASE(grid_and_study_apply_the_checks_before_any_solve) {
     const std::vector<std::pair<std::vector<std::string>, std::string>> grids{
         {{"grid", "--problem", "ex3", "--K", "2", "--N", "8", "--sigma", "20"},
          refused + "--sigma 20 with --K 2 and --N 8 (dx = 0.0914): the price grows by e^(1.83) a grid cell"},
-        {{"grid", "--problem", "ex3", "--K", "2", "--N", "64", "--strike", "1e5"},
+        {{"grid", "--problem", "ex3", "--K", "2", "--N", "64", "--strike", "1e5", "--mu", "0.05"},
          refused + "the terminal data's kink at w = 34.4892763949107 lies outside [-R/2, R/2] = [-8, 8]"},
-        {{"grid", "--problem", "ex5", "--K", "1", "--N", "4", "--sigma1", "5"}, refused + "--sigma1 5 with T = 1 and R = 8:"},
+        {{"grid", "--problem", "ex5", "--K", "1", "--N", "4", "--sigma1", "5", "--R", "8"},
+         refused + "--sigma1 5 with T = 1 and R = 8:"},
         {{"grid", "--problem", "ex3", "--K", "2", "--N", "64", "--sigma", "20"}, ""},
         {{"grid", "--problem", "ex2", "--K", "2", "--N", "8"}, ""}};
     for (const auto& [args, expected] : grids) {

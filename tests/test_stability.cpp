@@ -179,10 +179,11 @@ BOOST_AUTO_TEST_CASE(a_large_driver_z_gradient_blows_up_as_it_predicts) {
                        "(|df/dz| sqrt(dt) = 0.19) the analysis finds growth under 1e3 over the run and the y_0 error is "
                        "below 1e-3; with rho = 0.999999 (5.9) growth above 1e8, and the y_0 error exceeds 1 (or the solve "
                        "stops on a non-finite value). R = 28 holds the price's weight at w_2 = c_2 T = 23.6 (the default 8 "
-                       "is refused for it: option_checks.h, check_domain_holds_bounded_price)");
+                       "is refused for it: option_checks.h, check_domain_holds_bounded_price). The paper's drifts, "
+                       "mu1 = mu2 = 0.1 (the defaults, r, make lambda 0)");
     for (const double rho : {0.999, 0.999999}) {
         SchemeSettings s = settings(2, 16, 8, 28.0);
-        s.problem_parameters["rho"] = rho;
+        s.problem_parameters = {{"rho", rho}, {"mu1", 0.1}, {"mu2", 0.1}};
         s.driver_z_gradient = find_problem("ex5").driver_z_gradient(s.T, s.problem_parameters);
         s.allow_unstable = true;
         const StabilityEstimate e = estimate_stability(s, 2);
@@ -254,9 +255,11 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
                                 ran.out.find("UNSTABLE (warning on stderr)") != std::string::npos,
                             joined(allowed) << ": expected the output to have 'stability grid modes of wavelength about' and "
                                                "'UNSTABLE (warning on stderr)', got:\n" << ran.out);
-    // T = 0.01: at T = 1 the domain would refuse it first (the price's weight at w_2 = c_2 T = 745)
+    // T = 0.01: at T = 1 the domain would refuse it first (the price's weight at w_2 = c_2 T = 745); the paper's
+    // drifts (the defaults make lambda 0) and R (the spots would ask for R = 1.1e5: the grid's check comes first)
     const std::vector<std::string> driven{"solve", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999",
-                                          "--T", "0.01", "--backend", "serial"};
+                                          "--T", "0.01", "--mu1", "0.1", "--mu2", "0.1", "--R", "8", "--backend",
+                                          "serial"};
     const CliResult driven_refused = run(driven);
     BOOST_CHECK_MESSAGE(driven_refused.code == 2 &&
                             one_line(driven_refused.err, "bsde: error: --K 2, --N 16, --L 8: the scheme is unstable") &&
@@ -267,7 +270,8 @@ BOOST_AUTO_TEST_CASE(unstable_settings_are_refused_unless_allowed) {
                                           "--L 8: the scheme is unstable' with 'the driver's z term makes it so' and 'no --N "
                                           "whose grid the sweep can take keeps their growth'; got exit "
                                        << driven_refused.code << ", stderr '" << shown(driven_refused.err) << "'");
-    const std::vector<std::string> driven_grid{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.99999"};
+    const std::vector<std::string> driven_grid{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.99999",
+                                               "--mu1", "0.1", "--mu2", "0.1", "--R", "8"};
     const CliResult grid = run(driven_grid);
     BOOST_CHECK_MESSAGE(grid.code == 0 && grid.out.find("UNSTABLE: bsde solve warns of these settings; the driver's z "
                                                         "term makes it so") != std::string::npos &&
@@ -313,7 +317,7 @@ BOOST_AUTO_TEST_CASE(the_options_drift_advice_removes_the_driver_term) {
                        "0.999999999), and with those drifts bsde grid finds the grid stable; and the drift leaves the "
                        "price: bs-call K = 3, N = 64 with mu = 0.05 and with mu = r - delta = -0.01 within 1e-8");
     struct Case {
-        std::vector<std::string> grid, drifts;  // the drifts: none (the defaults) or what makes it unstable
+        std::vector<std::string> grid, drifts;  // the drifts that make it unstable
         std::string advice;
         std::vector<std::string> advised;  // the drifts the advice names
     };
@@ -321,8 +325,10 @@ BOOST_AUTO_TEST_CASE(the_options_drift_advice_removes_the_driver_term) {
                         {"--mu", "0.5"},
                         "smaller |df/dz|; --mu equal to r - delta makes it 0 and leaves the price as it is (README",
                         {"--mu", "-0.01"}},
-                       {{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999"},
-                        {},
+                       // the price at S0 only: the default spots ask for R = 1.1e5 at this rho
+                       {{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999", "--R", "8",
+                         "--spots", "100:100"},
+                        {"--mu1", "0.1", "--mu2", "0.1"},
                         "smaller |df/dz|; --mu1 and --mu2 equal to --r make it 0 and leave the price as it is (README",
                         {"--mu1", "0.05", "--mu2", "0.05"}}};
     for (const Case& c : cases) {
@@ -343,14 +349,15 @@ BOOST_AUTO_TEST_CASE(the_options_drift_advice_removes_the_driver_term) {
                                             << ":\n" << stable.out);
     }
     const std::vector<std::string> call{"solve", "--problem", "bs-call", "--K", "3", "--N", "64", "--backend", "serial"};
-    std::vector<std::string> risk_neutral = call;
+    std::vector<std::string> paper = call, risk_neutral = call;
+    paper.insert(paper.end(), {"--mu", "0.05"});
     risk_neutral.insert(risk_neutral.end(), {"--mu", "-0.01"});
     const auto price = [](const std::vector<std::string>& args) {
         const CliResult r = run(args);
         const std::size_t at = r.out.find("\nprice ");
         return r.code == 0 && at != std::string::npos ? std::stod(r.out.substr(at + 7)) : std::nan("");
     };
-    const double with_drift = price(call), without = price(risk_neutral);
+    const double with_drift = price(paper), without = price(risk_neutral);
     BOOST_CHECK_MESSAGE(std::fabs(with_drift - without) <= 1e-8,
                         "bs-call price with mu = 0.05: expected the price with mu = -0.01, " << all_digits(without)
                                                                                              << ", got "

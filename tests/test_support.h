@@ -138,8 +138,10 @@ inline SchemeSettings settings(int K, int N, int L, double R, double T = 1.0,
 
 inline SolveResult solve(const std::string& problem, int Ky, int Kz, int N, Backend backend = Backend::omp,
                   Startup startup = Startup::multistep, int grid_order = 0, Smoothing smoothing = Smoothing::kreiss6,
-                  InterpolationKind interpolation = InterpolationKind::spline) {
+                  InterpolationKind interpolation = InterpolationKind::spline,
+                  const ProblemParameters& parameters = {}) {
     SchemeSettings s;
+    s.problem_parameters = parameters;
     s.Ky = Ky;
     s.Kz = Kz;
     s.N = N;
@@ -156,11 +158,12 @@ inline double z_error(const SolveResult& r) { return r.z0_error(); }
 // Errors at N = first, 2 first, 4 first (omp, multistep start-up).
 inline std::vector<double> errors_at(int first, const std::string& problem, int Ky, int Kz, int grid_order,
                                      double (*error)(const SolveResult&), Smoothing smoothing = Smoothing::kreiss6,
-                                     InterpolationKind interpolation = InterpolationKind::spline) {
+                                     InterpolationKind interpolation = InterpolationKind::spline,
+                                     const ProblemParameters& parameters = {}) {
     std::vector<double> errors;
     for (int N : {first, 2 * first, 4 * first})
-        errors.push_back(
-            error(solve(problem, Ky, Kz, N, Backend::omp, Startup::multistep, grid_order, smoothing, interpolation)));
+        errors.push_back(error(solve(problem, Ky, Kz, N, Backend::omp, Startup::multistep, grid_order, smoothing,
+                                     interpolation, parameters)));
     return errors;
 }
 
