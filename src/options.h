@@ -7,6 +7,7 @@
 
 #include "../algorithms/backend.h"
 #include "../algorithms/solver.h"
+#include "estimate.h"
 
 namespace bsde {
 
@@ -29,6 +30,7 @@ struct Invocation {
     Backend backend = Backend::omp;
     bool backend_given = false;
     std::string output;   // CSV of the solution at t = 0 (solve)
+    EstimateMode estimate = EstimateMode::automatic;  // the a-posteriori error estimate (solve, study)
     // study: the K and N lists (ascending), the backends (empty: every one present), the output
     // folder (empty: stdout only) and the time that leaves a backend out of larger cases (0: never)
     std::vector<int> Ks, Ns;
