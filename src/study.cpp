@@ -274,7 +274,7 @@ static std::string estimate_notes(const Study& study) {
     notes += solves == 0 ? std::string("each from the study's own cases")
                          : std::to_string(solves) + (solves == 1 ? " second solve" : " second solves") +
                                " where the list lacks N/2 (" + format_number(seconds, "%.3g") + " s, " +
-                               format_number(100 * seconds / study_seconds, "%.2g") + " % of the study's solves)";
+                               format_number(100 * seconds / study_seconds, "%.2g") + " % of the study's sweep time)";
     notes += ".\n";
     if (!unavailable.empty()) notes += "n/a: the estimate could not be made: " + unavailable + ".\n";
     return notes;
