@@ -18,11 +18,13 @@ for table in table4_ex1 table5_ex2 table8_ex3 table9_ex4 table11_ex5; do
     echo "== $table $startup (exit $?)"
   done
 done
+estimate=()
+"$bsde" --help 2>&1 | grep -q -- --estimate && estimate=(--estimate off)
 for case in "ex2 --K 6 --N 1024" "ex5 --K 6 --N 64"; do
   for startup in multistep exact; do
     for repeat in 1 2 3; do
       # shellcheck disable=SC2086
-      "$bsde" solve --problem $case --backend cuda --startup "$startup" --estimate off 2>&1 |
+      "$bsde" solve --problem $case --backend cuda --startup "$startup" "${estimate[@]}" 2>&1 |
         awk -v c="$case" -v s="$startup" '/^sweep/ {print c "," s "," $2}'
     done
   done

@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <new>
@@ -11,6 +12,7 @@
 #include "../problems/registry.h"
 #include "bench.h"
 #include "build_info.h"
+#include "estimate.h"
 #include "options.h"
 #include "progress.h"
 #include "report.h"
@@ -48,17 +50,30 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
                                            ", N = " + std::to_string(settings.N) + " on " + to_string(backend));
     const std::string drift = drift_warning(settings, find_problem(invocation.problem));
     if (!drift.empty()) err << "bsde: warning: " << one_line(drift) << "\n";
+    const auto start = std::chrono::steady_clock::now();
     const SolveResult result = ops.solve(invocation.problem, settings);
+    SolveEstimate estimate;
+    estimate.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    estimate.cost = estimate_cost(settings, result.dimension);
+    estimate.wanted = estimate_wanted(invocation.estimate, estimate.cost);
+    if (estimate.wanted)
+        estimate.estimate = estimate_errors(
+            ops, invocation.problem, settings, {settings.N, result.y0, result.z0},
+            progress.for_solve("estimate: solve " + invocation.problem + " K = " + std::to_string(settings.K()) +
+                               ", N = " + std::to_string(coarse_steps(settings.N)) + " on " + to_string(backend)));
     progress.clear();
     if (!result.picard_warning.empty()) err << "bsde: warning: " << one_line(result.picard_warning) << "\n";
     const StabilityEstimate stability = estimate_stability(settings, result.dimension);
     const std::string unstable = stability_warning(stability, settings, result.dimension);
     if (!unstable.empty()) err << "bsde: warning: " << one_line(unstable) << "\n";
+    const std::string exceeds = estimate_exceeds_value(estimate.estimate, result.y0, result.z0, result.picard_scale);
+    if (!exceeds.empty() && settings.picard_strict) throw NumericalError(exceeds + "; --strict makes it an error");
+    if (!exceeds.empty()) err << "bsde: warning: " << one_line(exceeds) << "\n";
     if (csv) {
         write_solution_csv(csv->stream(), result, invocation.spots);
         csv->commit();
     }
-    print_solve_report(out, invocation, result, stability);
+    print_solve_report(out, invocation, result, stability, estimate);
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "../algorithms/errors.h"
 #include "../problems/registry.h"
 #include "bench.h"
+#include "estimate.h"
 #include "study.h"
 #include "text.h"
 
@@ -90,11 +91,15 @@ po::options_description shared_options() {
         ("picard-tol", po::value<std::string>()->value_name("TOL"),
          "stop Picard when |change| <= TOL (s + |y|), s = E|g(W_T)| the terminal data's mean magnitude (default 1e-15)")
         ("strict", po::value<bool>()->implicit_value(true)->zero_tokens(),
-         "a step where Picard ends above its tolerance is an error (exit code 3), not a warning "
+         "a step where Picard ends above its tolerance, or an error estimate above the value it estimates, is an "
+         "error (exit code 3), not a warning "
          "(config file: strict = true)")
         ("allow-unstable", po::value<bool>()->implicit_value(true)->zero_tokens(),
          "run settings that the stability analysis finds unstable (grid modes growing by more than 1e8 over the "
          "run; README, Stability) instead of refusing them (config file: allow-unstable = true)")
+        ("estimate", po::value<std::string>()->value_name("on|off"),
+         "solve, study: an a-posteriori estimate of the y_0 and z_0 errors from a second solve at N/2 (default: on "
+         "where that solve costs at most a third of the run's)")
         ("startup", po::value<std::string>()->value_name("METHOD"),
          "start-up layers: multistep (default; the scheme on a finer step) or exact (verification only)")
         ("startup-substeps", po::value<std::string>()->value_name("S"),
@@ -314,6 +319,7 @@ void check_overridden_value(const std::string& key, const std::string& value, bo
     if (key == "problem") find_problem(value);
     if (key == "K" || key == "N") parse_int_list("--" + key, value, lists_allowed);
     if (key == "startup") parse_startup(value);
+    if (key == "estimate") parse_estimate_mode(value);
     if (key == "smoothing") parse_smoothing(value);
     if (key == "spline") parse_spline_boundary(value);
     if (key == "interp") parse_interpolation(value);
@@ -378,8 +384,9 @@ std::string help_text() {
             "Exit codes: 0 success; 2 bad input (an option, key or value, an unreadable config file or output\n"
             "path, standard output that cannot be written, a backend in --backends that this machine does not\n"
             "run, a run larger than the free memory: the message gives the largest N that fits); 3 numerical\n"
-            "failure (a non-finite y or z, naming the step and grid point; Picard above its tolerance with\n"
-            "--strict, else a 'bsde: warning: ...' line); 4 device or library failure (no CUDA device or a\n"
+            "failure (a non-finite y or z, naming the step and grid point; Picard above its tolerance, or an\n"
+            "error estimate above the value it estimates, with --strict, else a 'bsde: warning: ...' line);\n"
+            "4 device or library failure (no CUDA device or a\n"
             "driver too old for solve's --backend cuda, a failing CUDA or cuSPARSE call, an allocation that\n"
             "fails); 5 a defect of this build's problems (problems/problem_list.h: two problems called alike, a\n"
             "parameter declared twice, named as an option or read undeclared; the message names the problem).\n";
@@ -559,6 +566,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     }
     take(vm, "output", invocation.output);
     if (vm.count("output") && invocation.output.empty()) throw InputError("--output '': an empty file name");
+    if (take(vm, "estimate", name)) invocation.estimate = parse_estimate_mode(name);
     take(vm, "strict", s.picard_strict);
     take(vm, "allow-unstable", s.allow_unstable);
     // bsde grid shows the stability of any grid, unstable ones too (print_grid says what a solve would do), and runs no

@@ -8,6 +8,7 @@
 #include "../algorithms/backend.h"
 #include "../algorithms/solver.h"
 #include "../problems/spots.h"
+#include "estimate.h"
 
 namespace bsde {
 
@@ -35,6 +36,7 @@ struct Invocation {
     std::vector<SpotRange> spots;
     std::string domain;
     std::string spots_refusal;  // where --R does not hold the spots (solve refuses it, grid prints it); else empty
+    EstimateMode estimate = EstimateMode::automatic;  // the a-posteriori error estimate (solve, study)
     // study: the K and N lists (ascending), the backends (empty: every one present), the output
     // folder (empty: stdout only) and the time that leaves a backend out of larger cases (0: never)
     std::vector<int> Ks, Ns;

@@ -179,8 +179,22 @@ std::string smoothing_description(bool terminal_kinked, Smoothing smoothing) {
                            : "no smoothing (smooth terminal data)";
 }
 
+// The report's estimate line after its label: the estimates with the second solve's cost, why none could be made, or
+// why none was asked for.
+std::string estimate_line(const SolveEstimate& e, EstimateMode mode, int N) {
+    const std::string cost = format_number(100 * e.cost, "%.0f") + " %";
+    if (!e.wanted && mode == EstimateMode::off) return "off (--estimate off)";
+    if (!e.wanted)
+        return "off: the second solve at N = " + std::to_string(coarse_steps(N)) + " would cost about " + cost +
+               " of this one, more than the third that the default allows (--estimate on makes it)";
+    if (!e.estimate.made) return describe(e.estimate);
+    const double fraction = e.run_seconds > 0 ? e.estimate.seconds / e.run_seconds : 0;
+    return describe(e.estimate, "+" + format_number(e.estimate.seconds, "%.3g") + " s, " +
+                                    format_number(100 * fraction, "%.2g") + " %");
+}
+
 void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r,
-                        const StabilityEstimate& stability) {
+                        const StabilityEstimate& stability, const SolveEstimate& estimate) {
     const SchemeSettings& s = inv.settings;
     out << std::setprecision(10);
     out << "problem   " << r.problem << "\n"
@@ -229,6 +243,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
             print_value(out, r.dimension == 1 ? "delta    " : k == 0 ? "delta_1  " : "delta_2  ",
                         r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
+    out << "estimate  " << estimate_line(estimate, inv.estimate, s.N) << "\n";
     if (r.has_exact && r.has_state && !inv.spots.empty())
         print_spot_errors(out, r, inv.spots);
     else if (r.has_exact)

@@ -11,6 +11,7 @@
 #include "../algorithms/solver.h"
 #include "../algorithms/stability.h"
 #include "../problems/registry.h"
+#include "estimate.h"
 #include "options.h"
 
 namespace bsde {
@@ -23,8 +24,15 @@ void print_problems(std::ostream& out);
 // What the solve did to the terminal data, as the reports say it: "smoothing kreiss4 (of the kinked terminal data)" or
 // "no smoothing (smooth terminal data)".
 std::string smoothing_description(bool terminal_kinked, Smoothing smoothing);
+// The error estimate of a solve as its report gives it: made (or not available), or not asked for.
+struct SolveEstimate {
+    bool wanted = false;      // --estimate on, or by default for its cost (estimate_wanted)
+    double cost = 0;          // the second solve's expected cost over the run's (estimate_cost)
+    double run_seconds = 0;   // the run's solve, as the front end timed it
+    ErrorEstimate estimate;
+};
 void print_solve_report(std::ostream& out, const Invocation& invocation, const SolveResult& result,
-                        const StabilityEstimate& stability);
+                        const StabilityEstimate& stability, const SolveEstimate& estimate);
 
 // A file written under a temporary name and renamed when complete, so an interrupted run never
 // leaves a truncated file. Opening checks the path is writable before any work starts. A symbolic link

@@ -36,6 +36,17 @@ bool has_cuda(const std::vector<Backend>& backends) {
 // Estimated cost of one solve in arbitrary units: steps x points x stored layers.
 double work_units(int K, int N, int M, int dimension) { return double(N) * std::pow(M + 1.0, dimension) * (K + 1); }
 
+// The study's case (K, N) where it was solved, else nullptr.
+const StudyCase* solved_case(const Study& study, int K, int N) {
+    for (const StudyCase& c : study.cases)
+        if (c.K == K && c.N == N && !c.seconds.empty()) return &c;
+    return nullptr;
+}
+
+bool listed(const std::vector<int>& values, int value) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+}
+
 }  // namespace
 
 std::vector<int> parse_int_list(const std::string& option, const std::string& text, bool list_allowed) {
@@ -96,6 +107,23 @@ static SchemeSettings case_settings(const SchemeSettings& base, int K, int N) {
     return s;
 }
 
+double study_estimate_cost(const std::string& problem, const SchemeSettings& base, const std::vector<int>& Ks,
+                           const std::vector<int>& Ns) {
+    const int dimension = find_problem(problem).dimension;
+    double extra = 0, all = 0;
+    for (int K : Ks)
+        for (int N : Ns) {
+            const SchemeSettings s = case_settings(base, K, N);
+            const int M = space_intervals(K, K, N, s.T, s.R, s.grid_order);
+            const double evaluations =
+                node_evaluations(dimension, M, s.L, K, N, static_cast<int>(startup_substeps(s)));
+            all += evaluations;
+            if (!listed(Ns, coarse_steps(N)) && coarse_steps(N) >= K + 1)
+                extra += evaluations * estimate_cost(s, dimension);
+        }
+    return all > 0 ? extra / all : 0;
+}
+
 void validate_study(const Invocation& invocation) {
     if (!std::isfinite(invocation.max_seconds) || invocation.max_seconds < 0)
         throw InputError("--max-seconds " + format_number(invocation.max_seconds, "%g") +
@@ -149,7 +177,12 @@ Table study_table(const Study& study, TableStyle style) {
 
     Table table;
     if (csv) table.header = {"K", "N", "M", "y0", "z0", "y0_error", "z0_error", "order_y", "order_z"};
+    else if (study.estimated)
+        table.header = {"K", "N", "M", "y_0 error", "y_0 est", "order y", "z_0 error", "z_0 est", "order z"};
     else table.header = {"K", "N", "M", "y_0 error", "order y", "z_0 error", "order z"};
+    if (csv && study.estimated)
+        for (const char* name : {"y0_estimate", "z0_estimate", "estimate_N", "estimate_seconds"})
+            table.header.push_back(name);
     for (Backend b : study.backends) table.header.push_back(csv ? "seconds_" + to_string(b) : to_string(b) + " s");
     const bool spread = csv && study.repeats > 1;
     if (spread)
@@ -180,10 +213,23 @@ Table study_table(const Study& study, TableStyle style) {
             row.push_back(cell("", error(c.z0_error)));
             row.push_back(cell("", order(&StudyCase::y0_error)));
             row.push_back(cell("", order(&StudyCase::z0_error)));
+            if (study.estimated) {
+                const bool made = solved && c.estimate.made;
+                row.push_back(cell("", made ? c.estimate.y_error : nan));
+                row.push_back(cell("", made ? c.estimate.z_error : nan));
+                row.push_back(made ? std::to_string(c.estimate.coarse_N) : std::string());
+                row.push_back(cell("", made ? c.estimate.seconds : nan));
+            }
         } else {
+            // an estimate that could not be made says so (the notes say why), never as a number
+            const auto estimate = [&](double e) {
+                return !solved ? std::string() : c.estimate.made ? cell("%.1e", e) : std::string("n/a");
+            };
             row.push_back(cell("%.3e", error(c.y0_error)));
+            if (study.estimated) row.push_back(estimate(c.estimate.y_error));
             row.push_back(cell("%.2f", order(&StudyCase::y0_error)));
             row.push_back(cell("%.3e", error(c.z0_error)));
+            if (study.estimated) row.push_back(estimate(c.estimate.z_error));
             row.push_back(cell("%.2f", order(&StudyCase::z0_error)));
         }
         for (Backend b : study.backends) row.push_back(cell("%.4f", seconds_of(c, b)));
@@ -200,6 +246,38 @@ Table study_table(const Study& study, TableStyle style) {
         previous = &c;
     }
     return table;
+}
+
+// The notes on the estimate columns: how they were made and what the second solves cost, why a case has none; or, where
+// the default left them out, why.
+static std::string estimate_notes(const Study& study) {
+    if (!study.estimated)
+        return study.estimate_mode == EstimateMode::automatic
+                   ? "Error estimates: off: the second solves at N/2 that the lists lack would cost about " +
+                         format_number(100 * study.estimate_cost, "%.0f") +
+                         " % of the study's solves, more than the third that the default allows (--estimate on "
+                         "makes them).\n"
+                   : "";
+    int solves = 0;
+    double seconds = 0, study_seconds = 0;
+    std::string unavailable;
+    for (const StudyCase& c : study.cases) {
+        for (const auto& [backend, times] : c.runs)
+            for (const double t : times) study_seconds += t;
+        if (c.estimate.made && c.estimate.seconds > 0) ++solves, seconds += c.estimate.seconds;
+        if (!c.estimate.made && !c.seconds.empty())
+            unavailable += (unavailable.empty() ? "" : "; ") + std::string("K = ") + std::to_string(c.K) +
+                           ", N = " + std::to_string(c.N) + ": " + c.estimate.unavailable;
+    }
+    std::string notes = "y_0 est, z_0 est: a-posteriori estimates of the errors, without the exact solution: "
+                        "|v_N - v_N'| / ((N / N')^p - 1) with the case at N' = N/2 (README, Error estimate), ";
+    notes += solves == 0 ? std::string("each from the study's own cases")
+                         : std::to_string(solves) + (solves == 1 ? " second solve" : " second solves") +
+                               " where the list lacks N/2 (" + format_number(seconds, "%.3g") + " s, " +
+                               format_number(100 * seconds / study_seconds, "%.2g") + " % of the study's sweep time)";
+    notes += ".\n";
+    if (!unavailable.empty()) notes += "n/a: the estimate could not be made: " + unavailable + ".\n";
+    return notes;
 }
 
 std::string study_notes(const Study& study) {
@@ -231,6 +309,7 @@ std::string study_notes(const Study& study) {
         for (std::size_t i = 0; i < left_out.size(); ++i) notes += (i ? ", " : "") + left_out[i];
         notes += ".\n";
     }
+    notes += estimate_notes(study);
     const bool without_exact = std::any_of(study.cases.begin(), study.cases.end(),
                                            [](const StudyCase& c) { return !c.seconds.empty() && !c.has_exact; });
     if (without_exact)
@@ -246,6 +325,34 @@ std::vector<Backend> study_backends(const Invocation& invocation) {
     for (Backend b : all_backends)
         if (backend_available(b)) present.push_back(b);
     return present;
+}
+
+// Each solved case's error estimate: Richardson from the study's case at N/2 where it was solved, else from a second
+// solve on the study's fastest backend; an estimate above its value is a warning, with --strict an error.
+static void estimate_cases(Study& study, ProgressLine& progress) {
+    const Backend fastest = study.backends.back();
+    for (StudyCase& c : study.cases) {
+        const std::string context = "K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + ": ";
+        if (c.seconds.empty()) {
+            c.estimate.unavailable = "the case was left out";
+            continue;
+        }
+        const SchemeSettings settings = case_settings(study.settings, c.K, c.N);
+        const PointValues values{c.N, c.y0, c.z0_components};
+        if (const StudyCase* coarse = solved_case(study, c.K, coarse_steps(c.N))) {
+            c.estimate = richardson_estimate(values, {coarse->N, coarse->y0, coarse->z0_components},
+                                             estimate_orders(settings));
+        } else {
+            const std::string label = "study: estimate " + study.problem + " K = " + std::to_string(c.K) +
+                                      ", N = " + std::to_string(coarse_steps(c.N)) + " on " + to_string(fastest);
+            c.estimate = estimate_errors(backend_ops(fastest), study.problem, settings, values,
+                                         progress.enabled() ? progress.for_solve(label) : ProgressCallback());
+        }
+        const std::string exceeds = estimate_exceeds_value(c.estimate, c.y0, c.z0_components, c.y_scale);
+        if (!exceeds.empty() && settings.picard_strict)
+            throw NumericalError(context + exceeds + "; --strict makes it an error");
+        if (!exceeds.empty()) study.warnings.push_back(context + exceeds);
+    }
 }
 
 Study run_study(const Invocation& invocation, const std::string& command, bool show_progress) {
@@ -338,6 +445,8 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                 c.has_exact = r.has_exact;
                 c.y0 = r.y0;
                 c.z0 = r.z0.empty() ? nan : r.z0.front();
+                c.z0_components = r.z0;
+                c.y_scale = r.picard_scale;
                 c.y0_error = r.y0_error();
                 c.z0_error = r.z0_error();
                 c.storage_bytes = r.storage_bytes;
@@ -345,6 +454,10 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
             }
         for (Backend b : running) c.seconds[b] = median_of(c.runs[b]);
     }
+    study.estimate_mode = invocation.estimate;
+    study.estimate_cost = study_estimate_cost(study.problem, base, invocation.Ks, invocation.Ns);
+    study.estimated = estimate_wanted(study.estimate_mode, study.estimate_cost);
+    if (study.estimated) estimate_cases(study, progress);
     progress.clear();
     return study;
 }

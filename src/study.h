@@ -11,6 +11,7 @@
 
 #include "../algorithms/backend.h"
 #include "../algorithms/solver.h"
+#include "estimate.h"
 
 namespace bsde {
 
@@ -35,6 +36,9 @@ struct StudyCase {
     bool has_exact = false;
     double y0 = 0, z0 = 0;              // z0: the first component
     double y0_error = 0, z0_error = 0;  // |y_0 - exact|, largest |z_0 - exact| over the components
+    std::vector<double> z0_components;  // every component of z_0
+    double y_scale = 1;                 // the terminal data's mean magnitude (SolveResult::picard_scale)
+    ErrorEstimate estimate;             // with Study::estimated: made, or why not (estimate.h)
     std::map<Backend, double> seconds;  // sweep time (start-up and backward steps) per backend that ran: the
                                         // median of its timed solves
     std::map<Backend, std::vector<double>> runs;  // every timed solve's sweep time, in the order taken
@@ -52,6 +56,9 @@ struct Study {
     int repeats = 1;                    // timed solves per case and backend, taken in rounds (--repeats)
     std::string command;                // the command line, for the Markdown file
     std::vector<StudyCase> cases;       // K ascending, then N ascending
+    EstimateMode estimate_mode = EstimateMode::off;  // --estimate
+    double estimate_cost = 0;           // the second solves' expected cost over the study's (study_estimate_cost)
+    bool estimated = false;             // whether the cases have error estimates (estimate_wanted)
     std::vector<std::string> warnings;  // "K = 3, N = 64 on omp: Picard did not converge ..." (bsde: warning: lines)
 };
 
@@ -112,10 +119,17 @@ std::string study_notes(const Study& study);
 // an explicitly requested backend this machine does not have.
 std::vector<Backend> study_backends(const Invocation& invocation);
 
+// The expected cost of the second solves the estimates of the cases need, those whose N/2 the list lacks, over the
+// cost of solving every case once (node evaluations, as estimate_cost).
+double study_estimate_cost(const std::string& problem, const SchemeSettings& base, const std::vector<int>& Ks,
+                           const std::vector<int>& Ns);
+
 // Runs the study described by the invocation (problem, settings, Ks, Ns, backends, max_seconds, repeats),
 // with a progress line on std::cerr when show_progress. With repeats R each case is solved in R rounds, a
-// round solving it once on every backend, so that a slow or fast spell of the host falls on all of them.
-// Throws InputError for a backend this machine does not have (study_backends), NumericalError naming the case.
+// round solving it once on every backend, so that a slow or fast spell of the host falls on all of them. Then, where
+// --estimate or its cost asks for them (estimate_wanted with study_estimate_cost), each case's error estimate: from the
+// study's case at N/2, else from a second solve on the fastest backend. Throws InputError for a backend this machine
+// does not have (study_backends), NumericalError naming the case (with --strict, an estimate above its value too).
 Study run_study(const Invocation& invocation, const std::string& command, bool show_progress);
 
 // bsde study: runs, prints the table on out, writes DIR/study.{csv,md,gp} and the PNGs with --out

@@ -252,6 +252,9 @@ void write_markdown(std::ostream& out, const Study& study) {
            "between successive N of one K; `<backend> s`: the sweep (start-up and backward steps, after set-up) "
            "in seconds; `a/b`: speedup, the time on b over the time on a, both measured in this run; arrays MiB: "
            "the solver's own arrays";
+    if (study.estimated)
+        out << "; `y_0 est`, `z_0 est`: a-posteriori estimates of the errors from the case at N/2 (README, Error "
+               "estimate), `n/a` where none could be made (the notes say why)";
     if (std::find(study.backends.begin(), study.backends.end(), Backend::cuda) != study.backends.end())
         out << "; device MiB: device memory taken during the cuda solve (cudaMemGetInfo)";
     std::string warmed;

@@ -1,0 +1,83 @@
+// The a-posteriori estimate of the errors of y_0 and z_0 (--estimate; README, "Error estimate"), made without the
+// exact solution: Richardson's, from a second solve at N' = floor(N / 2) on its own grid (M follows N'),
+//   e ~ |v_N - v_N'| / ((N / N')^p - 1),
+// with p the order the scheme reaches on its space grid. It is computed in the front end from the values at w = 0
+// that any backend returns, so that it is the same on every backend to rounding.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "../algorithms/backend.h"
+#include "../algorithms/solver.h"
+#include "../problems/registry.h"
+
+namespace bsde {
+
+// --estimate: on, off, or (not given) made where the second solve costs at most estimate_cost_limit of the run's.
+enum class EstimateMode { automatic, on, off };
+EstimateMode parse_estimate_mode(const std::string& text);  // throws InputError
+
+// The most the second solve may cost, as a fraction of the run's, for the estimate to be made by default.
+constexpr double estimate_cost_limit = 1.0 / 3;
+
+// The orders p of y and z: the theorems' min(Ky + 1, 4) for y (3 where the driver reads z) and min(Ky + 1, Kz, 3)
+// for z, both capped by the space grid's Q (--grid-order, else min(Ky + 1, Kz, 3)): dx = dt^((Q+1)/4) leaves a spline
+// error N dx^4 = dt^Q. The problems do not declare whether their driver reads z, so y's cap of 3 holds for all: where
+// the order is 4, a p of 3 overestimates by (2^4 - 1) / (2^3 - 1) = 2.1 at most.
+struct EstimateOrders {
+    int y = 0, z = 0;
+};
+EstimateOrders estimate_orders(const SchemeSettings& settings);
+
+// The second solve's steps: floor(N / 2).
+inline int coarse_steps(int N) { return N / 2; }
+
+// The settings of the second solve: those of the run with N' steps.
+SchemeSettings coarse_settings(const SchemeSettings& settings);
+
+// The second solve's expected cost over the run's: the ratio of their node evaluations (node_evaluations, solver.h).
+double estimate_cost(const SchemeSettings& settings, int dimension);
+
+// Whether the estimate is made: always with on, never with off, and by default where its cost is at most
+// estimate_cost_limit.
+bool estimate_wanted(EstimateMode mode, double cost);
+
+// A run's values at w = 0, at N steps.
+struct PointValues {
+    int N = 0;
+    double y0 = 0;
+    std::vector<double> z0;  // d components
+};
+
+struct ErrorEstimate {
+    bool made = false;
+    std::string unavailable;  // why it could not be made; empty where it was made or not asked for
+    int coarse_N = 0;         // N'
+    EstimateOrders orders;
+    double y_error = 0, z_error = 0;  // z: the largest over the components
+    double seconds = 0;               // the second solve's (0 where its values were at hand)
+};
+
+// The estimate from the run's values and the second solve's (pure: bsde study takes them from its own cases).
+ErrorEstimate richardson_estimate(const PointValues& run, const PointValues& coarse, EstimateOrders orders);
+
+// Why the estimate cannot be made on these settings, or "": N' below K + 1, or settings at N' that a solve refuses
+// (validate_for_problem: a grid the problem's checks refuse, an unstable one).
+std::string estimate_unavailable(const SchemeSettings& settings, const ProblemInfo& problem);
+
+// Makes the estimate of the run (its settings and values) with a second solve on `ops`, timed; where it cannot be
+// made, or that solve stops (bad input, a non-finite value), says why. progress: the second solve's, may be empty.
+ErrorEstimate estimate_errors(const BackendOps& ops, const std::string& problem, const SchemeSettings& settings,
+                              const PointValues& run, const ProgressCallback& progress);
+
+// A warning (empty if none) where an estimate exceeds the value it estimates, the sign of a wrong run: the y_0
+// estimate above max(|y_0|, s), s the terminal data's mean magnitude E|g(W_T)| (SolveResult::picard_scale: the scale of
+// y where y_0 is near 0, as ex4's exact 0), or the z_0 estimate above its largest |component|.
+std::string estimate_exceeds_value(const ErrorEstimate& estimate, double y0, const std::vector<double>& z0,
+                                   double y_scale);
+
+// "y_0 error ~ 3.1e-08, z_0 error ~ 2.2e-07 (a-posteriori: a second solve at N = 128, orders 3/3; COST)", or
+// "not available: WHY".
+std::string describe(const ErrorEstimate& estimate, const std::string& cost = "");
+
+}  // namespace bsde
