@@ -101,7 +101,8 @@ po::options_description shared_options() {
          "solve, study: an a-posteriori estimate of the y_0 and z_0 errors from a second solve at N/2 (default: on "
          "where that solve costs at most a third of the run's)")
         ("startup", po::value<std::string>()->value_name("METHOD"),
-         "start-up layers: multistep (default; the scheme on a finer step) or exact (verification only)")
+         "start-up layers: multistep (default; the scheme on fine steps dt/S and dt/2S, Richardson-extrapolated) or "
+         "exact (verification only)")
         ("startup-substeps", po::value<std::string>()->value_name("S"),
          "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = max(4, ceil(dt^-1/2 / 2)))")
         ("grid-order", po::value<std::string>()->value_name("Q"),
