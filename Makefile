@@ -34,7 +34,7 @@ CORE_SRC := algorithms/gauss_hermite.cpp algorithms/multistep_weights.cpp algori
             algorithms/cubic_spline.cpp algorithms/spline_inverse_band.cpp algorithms/solver.cpp algorithms/stability.cpp algorithms/backend.cpp \
             problems/registry.cpp src/backend_serial.cpp src/backend_omp.cpp
 CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/study.cpp src/study_output.cpp src/progress.cpp \
-            src/bench.cpp src/build_info.cpp src/estimate.cpp
+            src/bench.cpp src/build_info.cpp src/estimate.cpp src/result_checks.cpp
 TEST_SRC := $(wildcard tests/*.cpp)
 
 ifneq ($(NVCC),)

@@ -16,6 +16,7 @@
 #include "options.h"
 #include "progress.h"
 #include "report.h"
+#include "result_checks.h"
 #include "study.h"
 
 namespace bsde {
@@ -36,6 +37,13 @@ std::string one_line(const std::string& message) {
     return line;
 }
 
+// A warning of a wrong result (empty: none) as a line on err, or with --strict the error that stops the run.
+void warn_or_fail(const std::string& warning, bool strict, std::ostream& err) {
+    if (warning.empty()) return;
+    if (strict) throw NumericalError(warning + "; --strict makes it an error");
+    err << "bsde: warning: " << one_line(warning) << "\n";
+}
+
 int solve_command(const Invocation& invocation, std::ostream& out, std::ostream& err, bool show_progress) {
     const Backend backend = invocation.backend_given ? invocation.backend : default_backend();
     const BackendOps& ops = backend_ops(backend);
@@ -50,6 +58,7 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
                                            ", N = " + std::to_string(settings.N) + " on " + to_string(backend));
     const std::string drift = drift_warning(settings, find_problem(invocation.problem));
     if (!drift.empty()) err << "bsde: warning: " << one_line(drift) << "\n";
+    warn_or_fail(domain_reach_warning(settings, find_problem(invocation.problem)), settings.picard_strict, err);
     const auto start = std::chrono::steady_clock::now();
     const SolveResult result = ops.solve(invocation.problem, settings);
     SolveEstimate estimate;
@@ -66,14 +75,15 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     const StabilityEstimate stability = estimate_stability(settings, result.dimension);
     const std::string unstable = stability_warning(stability, settings, result.dimension);
     if (!unstable.empty()) err << "bsde: warning: " << one_line(unstable) << "\n";
-    const std::string exceeds = estimate_exceeds_value(estimate.estimate, result.y0, result.z0, result.picard_scale);
-    if (!exceeds.empty() && settings.picard_strict) throw NumericalError(exceeds + "; --strict makes it an error");
-    if (!exceeds.empty()) err << "bsde: warning: " << one_line(exceeds) << "\n";
+    warn_or_fail(estimate_exceeds_value(estimate.estimate, result.y0, result.z0, result.picard_scale),
+                 settings.picard_strict, err);
+    const SlopeCheck slope = check_slope(result, slope_region(result, invocation.spots));
+    warn_or_fail(slope_warning(slope, result.dimension), settings.picard_strict, err);
     if (csv) {
         write_solution_csv(csv->stream(), result, invocation.spots);
         csv->commit();
     }
-    print_solve_report(out, invocation, result, stability, estimate);
+    print_solve_report(out, invocation, result, stability, estimate, slope);
     return 0;
 }
 

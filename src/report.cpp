@@ -194,7 +194,7 @@ std::string estimate_line(const SolveEstimate& e, EstimateMode mode, int N) {
 }
 
 void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r,
-                        const StabilityEstimate& stability, const SolveEstimate& estimate) {
+                        const StabilityEstimate& stability, const SolveEstimate& estimate, const SlopeCheck& slope) {
     const SchemeSettings& s = inv.settings;
     out << std::setprecision(10);
     out << "problem   " << r.problem << "\n"
@@ -244,6 +244,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
                         r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
     out << "estimate  " << estimate_line(estimate, inv.estimate, s.N) << "\n";
+    out << "z check   " << describe(slope, r.dimension)
+        << (slope.ratio > slope_check_limit ? "; DISAGREE (warning on stderr)" : "") << "\n";
     if (r.has_exact && r.has_state && !inv.spots.empty())
         print_spot_errors(out, r, inv.spots);
     else if (r.has_exact)

@@ -13,6 +13,7 @@
 #include "../problems/registry.h"
 #include "estimate.h"
 #include "options.h"
+#include "result_checks.h"
 
 namespace bsde {
 
@@ -32,7 +33,7 @@ struct SolveEstimate {
     ErrorEstimate estimate;
 };
 void print_solve_report(std::ostream& out, const Invocation& invocation, const SolveResult& result,
-                        const StabilityEstimate& stability, const SolveEstimate& estimate);
+                        const StabilityEstimate& stability, const SolveEstimate& estimate, const SlopeCheck& slope);
 
 // A file written under a temporary name and renamed when complete, so an interrupted run never
 // leaves a truncated file. Opening checks the path is writable before any work starts. A symbolic link

@@ -183,6 +183,7 @@ Table study_table(const Study& study, TableStyle style) {
     if (csv && study.estimated)
         for (const char* name : {"y0_estimate", "z0_estimate", "estimate_N", "estimate_seconds"})
             table.header.push_back(name);
+    if (study.slope_checked) table.header.push_back(csv ? "z_check" : "z check");
     for (Backend b : study.backends) table.header.push_back(csv ? "seconds_" + to_string(b) : to_string(b) + " s");
     const bool spread = csv && study.repeats > 1;
     if (spread)
@@ -232,6 +233,7 @@ Table study_table(const Study& study, TableStyle style) {
             if (study.estimated) row.push_back(estimate(c.estimate.z_error));
             row.push_back(cell("%.2f", order(&StudyCase::z0_error)));
         }
+        if (study.slope_checked) row.push_back(cell("%.1e", solved && c.slope.points > 0 ? c.slope.ratio : nan));
         for (Backend b : study.backends) row.push_back(cell("%.4f", seconds_of(c, b)));
         if (spread)
             for (Backend b : study.backends) {
@@ -327,6 +329,14 @@ std::vector<Backend> study_backends(const Invocation& invocation) {
     return present;
 }
 
+// A warning of a wrong result (empty: none) among the study's, after `context` ("K = 3, N = 64: "), or with --strict the
+// error that stops the study.
+static void warn_or_fail(Study& study, const std::string& context, const std::string& warning) {
+    if (warning.empty()) return;
+    if (study.settings.picard_strict) throw NumericalError(context + warning + "; --strict makes it an error");
+    study.warnings.push_back(context + warning);
+}
+
 // Each solved case's error estimate: Richardson from the study's case at N/2 where it was solved, else from a second
 // solve on the study's fastest backend; an estimate above its value is a warning, with --strict an error.
 static void estimate_cases(Study& study, ProgressLine& progress) {
@@ -348,10 +358,7 @@ static void estimate_cases(Study& study, ProgressLine& progress) {
             c.estimate = estimate_errors(backend_ops(fastest), study.problem, settings, values,
                                          progress.enabled() ? progress.for_solve(label) : ProgressCallback());
         }
-        const std::string exceeds = estimate_exceeds_value(c.estimate, c.y0, c.z0_components, c.y_scale);
-        if (!exceeds.empty() && settings.picard_strict)
-            throw NumericalError(context + exceeds + "; --strict makes it an error");
-        if (!exceeds.empty()) study.warnings.push_back(context + exceeds);
+        warn_or_fail(study, context, estimate_exceeds_value(c.estimate, c.y0, c.z0_components, c.y_scale));
     }
 }
 
@@ -368,6 +375,11 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
     const SchemeSettings& base = invocation.settings;
     const std::string drift = drift_warning(base, problem);
     if (!drift.empty()) study.warnings.push_back(drift);
+    warn_or_fail(study, "", domain_reach_warning(base, problem));
+    // The region of the z checks: the options' default spots (a study takes no --spots), the others' |w| <= R/2.
+    const std::vector<SpotRange> spots = problem.spot_domain ? problem.spot_domain(base, {}).spots
+                                                             : std::vector<SpotRange>();
+    study.slope_checked = true;
     for (int K : invocation.Ks)
         for (int N : invocation.Ns) {
             StudyCase c;
@@ -435,6 +447,8 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                                             to_string(b) + ": ";
                 const SolveResult r = in_context(context, [&] { return backend_ops(b).solve(study.problem, s); });
                 if (round == 0 && !r.picard_warning.empty()) study.warnings.push_back(context + r.picard_warning);
+                c.slope = check_slope(r, slope_region(r, spots));
+                if (round == 0) warn_or_fail(study, context, slope_warning(c.slope, r.dimension));
                 study.terminal_kinked = r.terminal_kinked;
                 c.runs[b].push_back(r.sweep_seconds);
                 auto& [seconds, work] = spent[b];

@@ -12,6 +12,7 @@
 #include "../algorithms/backend.h"
 #include "../algorithms/solver.h"
 #include "estimate.h"
+#include "result_checks.h"
 
 namespace bsde {
 
@@ -39,6 +40,7 @@ struct StudyCase {
     std::vector<double> z0_components;  // every component of z_0
     double y_scale = 1;                 // the terminal data's mean magnitude (SolveResult::picard_scale)
     ErrorEstimate estimate;             // with Study::estimated: made, or why not (estimate.h)
+    SlopeCheck slope;                   // with Study::slope_checked: z against the slope of y (result_checks.h)
     std::map<Backend, double> seconds;  // sweep time (start-up and backward steps) per backend that ran: the
                                         // median of its timed solves
     std::map<Backend, std::vector<double>> runs;  // every timed solve's sweep time, in the order taken
@@ -59,6 +61,7 @@ struct Study {
     EstimateMode estimate_mode = EstimateMode::off;  // --estimate
     double estimate_cost = 0;           // the second solves' expected cost over the study's (study_estimate_cost)
     bool estimated = false;             // whether the cases have error estimates (estimate_wanted)
+    bool slope_checked = false;         // whether the cases have z checks (run_study makes them)
     std::vector<std::string> warnings;  // "K = 3, N = 64 on omp: Picard did not converge ..." (bsde: warning: lines)
 };
 

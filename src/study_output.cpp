@@ -255,6 +255,10 @@ void write_markdown(std::ostream& out, const Study& study) {
     if (study.estimated)
         out << "; `y_0 est`, `z_0 est`: a-posteriori estimates of the errors from the case at N/2 (README, Error "
                "estimate), `n/a` where none could be made (the notes say why)";
+    if (study.slope_checked)
+        out << "; `z check`: max |z - dy/dw| over max |dy/dw| at t = 0, dy/dw by 4th-order differences of y, over "
+               "|w| <= R/2 (the options: their default spots), a warning above " << format_number(slope_check_limit)
+            << " (docs/cli.md, z check)";
     if (std::find(study.backends.begin(), study.backends.end(), Backend::cuda) != study.backends.end())
         out << "; device MiB: device memory taken during the cuda solve (cudaMemGetInfo)";
     std::string warmed;
