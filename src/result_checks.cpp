@@ -100,9 +100,10 @@ std::string slope_warning(const SlopeCheck& c, int dimension) {
     const std::string slope = dimension == 1 ? "dy/dw" : "dy/dw_" + std::to_string(c.axis + 1);
     return z + " disagrees with the slope of y, which it must equal: |" + z + " - " + slope + "| = " +
            format_number(c.largest_difference, "%.3g") + " at " + point_text(c.where) + ", " +
-           format_number(c.ratio, "%.3g") + " times the largest |" + slope_name(dimension) + "| over " + c.region +
-           " (" + format_number(c.largest_slope, "%.3g") + "; above " + format_number(slope_check_limit) +
-           "): the run is unresolved or wrong; try a finer grid (a larger --N) or a lower --K";
+           format_number(c.ratio, "%.3g") + " times the largest |" + slope_name(dimension) + "| (" +
+           format_number(c.largest_slope, "%.3g") + ") over " + c.region + ", above the limit " +
+           format_number(slope_check_limit) + ": the run is unresolved or wrong; try a finer grid (a larger --N) or a "
+           "lower --K";
 }
 
 double least_reach_R(const SchemeSettings& s) {
