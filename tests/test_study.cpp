@@ -398,6 +398,10 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
         BOOST_CHECK(std::stod(row[column(csv, "seconds_omp")]) > 0);
         BOOST_CHECK(std::stod(row[column(csv, "speedup_omp_serial")]) > 0);
         BOOST_CHECK_EQUAL(row[column(csv, "order_y")].empty(), Ns[i] == 8);
+        // z against the slope of y: within the check's limit, and not 0 (z carries the scheme's error)
+        const double z_check = std::stod(row[column(csv, "z_check")]);
+        BOOST_CHECK_MESSAGE(z_check > 0 && z_check < slope_check_limit,
+                            "row " << i + 1 << ": expected a z check in (0, 1), got " << z_check);
     }
     // z converges at order K between N = 8 and 16 (loosely, so small N stays robust).
     BOOST_CHECK_GT(std::stod(csv.rows[1][column(csv, "order_z")]), 0.5);
@@ -406,7 +410,8 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     std::ifstream markdown_file(dir + "/study.md");
     const Table markdown = read_markdown_table(markdown_file);
     BOOST_CHECK_EQUAL(markdown.rows.size(), 4u);
-    BOOST_CHECK_EQUAL(markdown.header.size(), 13u);  // with the error estimates' two columns (on by default here)
+    // with the error estimates' two columns (on by default here) and the z check's
+    BOOST_CHECK_EQUAL(markdown.header.size(), 14u);
 
     // Plots when gnuplot is present; otherwise one note on err and still every table.
     const bool skipped = r.err.find("bsde: note: plots skipped") != std::string::npos;
