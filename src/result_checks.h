@@ -41,12 +41,8 @@ struct SlopeCheck {
 SlopeCheck check_slope(const SolveResult& result, const SlopeRegion& region);
 
 // The ratio above which z and the slope of y disagree: 1, where z differs from the slope by more than the slope's own
-// size and has no correct digit. In the runs measured (scripts/slope_check_ratios.sh, 2D on cuda) the ratio follows
-// z's relative error. Good runs, each problem at its defaults (ex3 and ex5 also with the paper's drifts), K = 1..6,
-// N = 8..128: at most 0.18 (ex2 K = 1, N = 8, z_0 17 % off), 0.076 in 2D (ex4 K = 1, N = 8), below 1e-3 from K = 2,
-// N = 32. Wrong runs: from 790 (bs-call sigma = 34, K = 2, N = 32, z_0 = -2.4e6 against 3355) to 4.5e14 (sigma = 40);
-// ex2 at T = 2, K = 1, N = 16..64, z_0 off by 105-410 %: 1.0-2.4. The limit lies 5.5 times above the largest good
-// ratio and 790 times below the wrong runs'.
+// size and has no correct digit. The ratio follows z's relative error; the good and wrong runs it was measured on are
+// in docs/cli.md, "Checks of the result".
 constexpr double slope_check_limit = 1.0;
 
 // The report's line after its label: "|z - dy/dw| <= 3.1e-07 of max |dy/dw| = 0.25 over |w| <= R/2 = 8 (2049 grid
@@ -60,12 +56,8 @@ std::string slope_warning(const SlopeCheck& check, int dimension);
 // problems/spots.h). The nodes beyond R take the boundary's values, so y_0 loses what its weight at T holds beyond R:
 // under the driver's measure that weight lies at w = c T per axis (c = df/dz; its largest over [0, T],
 // SchemeSettings::driver_z_gradient) with standard deviation sqrt(T), and the domain must hold
-// reach_deviations of it beyond that. Measured (scripts/device_result_checks.sh reach; K = 3, N = 256) with
-// h = (R - |c| T) / sqrt(T): ex4 (c = -1/2 per axis) has y_0's error at its scheme's level from h = 6 at T = 1, 2, 4,
-// 10 (2.1e-8, 4.6e-7, 7.8e-6, 2.9e-4; at the default R = 8 and T = 10, h = 0.95 and y_0 = 607 against 0), above it at
-// h = 5 for T = 1 (y 5.5e-8, z 2.3e-7 against 4.1e-8) and T = 10 (3.2e-4); without the shift c T, R = 6 sqrt(T) = 19
-// at T = 10 leaves h = 4.4 and an error between 3.1e-3 and 3.2e-4. ex1 (c = 0) at T = 1, 2, 4, 10 and ex2 (c = 0) at
-// T = 1, 2: at the scheme's level from h = 6, at h = 5 not yet for T = 1 (ex1: y 3.0e-10 against 1.9e-12).
+// reach_deviations of it beyond that: from 6 standard deviations on, y_0's error is the scheme's own in ex1, ex2 and
+// ex4 (docs/cli.md, "Checks of the result", has the measurements).
 constexpr double reach_deviations = 6.0;
 
 // The least R that holds the weight: max_k |c_k| T + reach_deviations sqrt(T).
