@@ -39,9 +39,8 @@ std::string one_line(const std::string& message) {
 
 // A warning of a wrong result (empty: none) as a line on err, or with --strict the error that stops the run.
 void warn_or_fail(const std::string& warning, bool strict, std::ostream& err) {
-    if (warning.empty()) return;
-    if (strict) throw NumericalError(warning + "; --strict makes it an error");
-    err << "bsde: warning: " << one_line(warning) << "\n";
+    fail_if_strict(warning, strict);
+    if (!warning.empty()) err << "bsde: warning: " << one_line(warning) << "\n";
 }
 
 int solve_command(const Invocation& invocation, std::ostream& out, std::ostream& err, bool show_progress) {
@@ -56,9 +55,10 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     };
     settings.progress = progress.for_solve("solve " + invocation.problem + " K = " + std::to_string(settings.K()) +
                                            ", N = " + std::to_string(settings.N) + " on " + to_string(backend));
-    const std::string drift = drift_warning(settings, find_problem(invocation.problem));
+    const ProblemInfo& problem = find_problem(invocation.problem);
+    const std::string drift = drift_warning(settings, problem);
     if (!drift.empty()) err << "bsde: warning: " << one_line(drift) << "\n";
-    warn_or_fail(domain_reach_warning(settings, find_problem(invocation.problem)), settings.picard_strict, err);
+    warn_or_fail(domain_reach_warning(settings, problem), settings.picard_strict, err);
     const auto start = std::chrono::steady_clock::now();
     const SolveResult result = ops.solve(invocation.problem, settings);
     SolveEstimate estimate;

@@ -40,6 +40,10 @@ std::string slope_name(int dimension) { return dimension == 1 ? "dy/dw" : "dy/dw
 
 }  // namespace
 
+void fail_if_strict(const std::string& warning, bool strict) {
+    if (strict && !warning.empty()) throw NumericalError(warning + "; --strict makes it an error");
+}
+
 SlopeRegion slope_region(const SolveResult& r, const std::vector<SpotRange>& spots) {
     const GridAxes grid = axes_of(r);
     SlopeRegion region;

@@ -12,6 +12,9 @@
 
 namespace bsde {
 
+// With --strict a warning of a wrong result (not empty) is an error: throws NumericalError naming --strict.
+void fail_if_strict(const std::string& warning, bool strict);
+
 // z against the slope of y. The forward process is X_t = W_t's own map, so y_t = u(t, W_t) and z_t = grad_w u(t, W_t)
 // for every problem (design/scheme.md): at t = 0 z must be the slope of y on the grid. Its difference quotient of
 // 4th order along axis k, (-y_{i+2} + 8 y_{i+1} - 8 y_{i-1} + y_{i-2}) / (12 dx), differs from it by dx^4 u^(5) / 30

@@ -333,7 +333,7 @@ std::vector<Backend> study_backends(const Invocation& invocation) {
 // error that stops the study.
 static void warn_or_fail(Study& study, const std::string& context, const std::string& warning) {
     if (warning.empty()) return;
-    if (study.settings.picard_strict) throw NumericalError(context + warning + "; --strict makes it an error");
+    fail_if_strict(context + warning, study.settings.picard_strict);
     study.warnings.push_back(context + warning);
 }
 
@@ -446,9 +446,11 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
                 const std::string context = "K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + " on " +
                                             to_string(b) + ": ";
                 const SolveResult r = in_context(context, [&] { return backend_ops(b).solve(study.problem, s); });
-                if (round == 0 && !r.picard_warning.empty()) study.warnings.push_back(context + r.picard_warning);
-                c.slope = check_slope(r, slope_region(r, spots));
-                if (round == 0) warn_or_fail(study, context, slope_warning(c.slope, r.dimension));
+                if (round == 0) {
+                    if (!r.picard_warning.empty()) study.warnings.push_back(context + r.picard_warning);
+                    c.slope = check_slope(r, slope_region(r, spots));  // the last backend's: the fastest's
+                    warn_or_fail(study, context, slope_warning(c.slope, r.dimension));
+                }
                 study.terminal_kinked = r.terminal_kinked;
                 c.runs[b].push_back(r.sweep_seconds);
                 auto& [seconds, work] = spent[b];
