@@ -86,6 +86,19 @@ inline std::string joined(const std::vector<std::string>& args) {
     return s;
 }
 
+// args followed by more.
+inline std::vector<std::string> extended(std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+// Runs args and requires exit code 0, its stderr in the message otherwise.
+inline CliResult run_succeeding(const std::vector<std::string>& args) {
+    CliResult r = run(args);
+    BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << shown(r.err) << ")");
+    return r;
+}
+
 // "a, b, c", for messages.
 inline std::string listed(const std::vector<std::string>& names) {
     std::string s;

@@ -134,8 +134,7 @@ BOOST_AUTO_TEST_CASE(solve_reports_the_estimate_and_its_cost) {
     auto with = [&](std::vector<std::string> extra) {
         std::vector<std::string> args = base;
         args.insert(args.end(), extra.begin(), extra.end());
-        const CliResult r = run(args);
-        BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << shown(r.err) << ")");
+        const CliResult r = run_succeeding(args);
         return report_line(r.out, "estimate  ");
     };
     const std::string made = with({"--K", "3"});
@@ -155,8 +154,7 @@ BOOST_AUTO_TEST_CASE(an_estimate_that_cannot_be_made_is_said_so) {
                        "CSV cell and the reason in the notes");
     const std::vector<std::string> args{"solve", "--problem", "ex2", "--K", "3", "--N", "7", "--backend", "serial",
                                         "--estimate", "on"};
-    const CliResult r = run(args);
-    BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << shown(r.err) << ")");
+    const CliResult r = run_succeeding(args);
     BOOST_CHECK_EQUAL(report_line(r.out, "estimate  "),
                       "estimate  not available: the second solve at N = 3 would need N >= K + 1 = 4 (N >= 8 makes the "
                       "estimate)");
@@ -164,8 +162,7 @@ BOOST_AUTO_TEST_CASE(an_estimate_that_cannot_be_made_is_said_so) {
     ScratchDir scratch("estimate");
     const std::vector<std::string> study{"study", "--problem", "ex1", "--K", "1,4", "--N", "8,16", "--backends",
                                          "serial", "--out", scratch.path("out")};
-    const CliResult s = run(study);
-    BOOST_REQUIRE_MESSAGE(s.code == 0, joined(study) << ": exit code " << s.code << " (" << shown(s.err) << ")");
+    const CliResult s = run_succeeding(study);
     BOOST_CHECK_MESSAGE(s.out.find("n/a: the estimate could not be made: K = 4, N = 8: the second solve at N = 4 "
                                    "would need N >= K + 1 = 5") != std::string::npos,
                         "no reason for the n/a in:\n" << s.out);
@@ -196,8 +193,7 @@ BOOST_AUTO_TEST_CASE(study_rows_take_their_estimate_from_the_case_at_half_N) {
     ScratchDir scratch("estimate");
     const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "2", "--N", "8,16", "--backends",
                                         "serial", "--out", scratch.path("out")};
-    const CliResult r = run(args);
-    BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << shown(r.err) << ")");
+    const CliResult r = run_succeeding(args);
     std::ifstream csv_file(scratch.path("out/study.csv"));
     const Table csv = read_csv(csv_file);
     BOOST_REQUIRE_EQUAL(csv.rows.size(), 2u);

@@ -103,43 +103,40 @@ BOOST_AUTO_TEST_CASE(refuses_an_asset_that_underflows_or_overflows_on_the_grid) 
                        "exit code 2, one line naming the parameter, no output file; ex3 strike = 4.9e-324 and ex5 S2 / S1 = 1e-600 (a "
                        "quotient that underflows): the kink's refusal at a finite w");
     const std::vector<std::string> ex3{"solve", "--backend", "serial", "--problem", "ex3", "--K", "2", "--N", "8"};
-    const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
-        args.insert(args.end(), more.begin(), more.end());
-        return args;
-    };
-    check_refused(with(ex3, {"--S0", "5e-324", "--strike", "5e-324"}), "bsde: error: --S0 4.94065645841247e-324 with",
+    check_refused(extended(ex3, {"--S0", "5e-324", "--strike", "5e-324"}),
+                  "bsde: error: --S0 4.94065645841247e-324 with",
                   // ln(sigma S) = ln(5e-324) - sigma R + ln(sigma) = -744.44 - 3.2 - 1.61: printed as a power, not 0
                   "the asset underflows at the domain's lower end at t = 0: sigma S = e^(-749.2) there");
     // ln(sigma S) = ln(100) + sigma R + ln(sigma) = 4.61 + 704 + 3.78 at the upper end (the drift mu - sigma^2 / 2
     // < 0), with the paper's mu and R
-    check_refused(with(ex3, {"--sigma", "44", "--mu", "0.05", "--R", "16"}),
+    check_refused(extended(ex3, {"--sigma", "44", "--mu", "0.05", "--R", "16"}),
                   "bsde: error: --S0 100 with --mu 0.05, --sigma 44",
                   "the asset overflows at the domain's upper end: sigma S = e^(712.4) there");
     const std::string output = (std::filesystem::temp_directory_path() / "bsde_test_underflow.csv").string();
     std::filesystem::remove(output);
-    check_refused(with(ex3, {"--S0", "1e-300", "--strike", "1e-300", "--sigma", "5", "--output", output}),
+    check_refused(extended(ex3, {"--S0", "1e-300", "--strike", "1e-300", "--sigma", "5", "--output", output}),
                   "bsde: error: --S0 1e-300 with --mu -0.01, --sigma 5, T = 0.33 and R = 16:",
                   "underflows at the domain's lower end");
     BOOST_CHECK_MESSAGE(!std::filesystem::exists(output) && !std::filesystem::exists(output + ".partial"),
                         "a refused run left " << output << " behind");
-    check_refused(with(ex3, {"--sigma", "50", "--R", "17"}), "bsde: error: --S0 100 with --mu -0.01, --sigma 50",
+    check_refused(extended(ex3, {"--sigma", "50", "--R", "17"}), "bsde: error: --S0 100 with --mu -0.01, --sigma 50",
                   "the asset underflows");
     check_refused({"solve", "--backend", "serial", "--problem", "bs-put", "--K", "2", "--N", "8", "--S0", "1e306",
                    "--strike", "1e306"},
                   // S0 e^(sigma R): the drift mu - sigma^2 / 2 = -0.03 < 0
                   "bsde: error: --S0 1e+306 with", "the asset overflows at the domain's upper end: S = 2.45e+307");
     const std::vector<std::string> ex5{"solve", "--backend", "serial", "--problem", "ex5", "--K", "1", "--N", "4"};
-    check_refused(with(ex5, {"--S1", "1e-307", "--S2", "1e-307", "--R", "8"}),
+    check_refused(extended(ex5, {"--S1", "1e-307", "--S2", "1e-307", "--R", "8"}),
                   "bsde: error: --S1 1e-307 with --mu1 0.05, --sigma1 0.25, T = 1 and R = 8:",
                   "underflows at the domain's lower end at t = 0: sigma1 S1 = 3.38e-309 there");
-    check_refused(with(ex5, {"--S1", "1e306", "--S2", "1e306", "--R", "8"}), "bsde: error: --S1 1e+306 with",
+    check_refused(extended(ex5, {"--S1", "1e306", "--S2", "1e306", "--R", "8"}), "bsde: error: --S1 1e+306 with",
                   "overflows at the domain's upper end: S1 = ");
     // Assets in range whose quotient underflows: the kink where it lies, not at w = -inf (ln(strike / S0) = ln 0).
     // ex3: (ln 4.9e-324 - ln 100 - (-0.01 - 0.2^2 / 2) 0.33) / 0.2 = -3745.18
-    check_refused(with(ex3, {"--strike", "4.9e-324"}), "bsde: error: the terminal data's kink at w = -3745.1",
+    check_refused(extended(ex3, {"--strike", "4.9e-324"}), "bsde: error: the terminal data's kink at w = -3745.1",
                   "or raise --R to 7.5e+03 or more");
     // ex5: |ln 1e-300 - ln 1e300 - (0.1 - 0.25^2 / 2 - 0.1 + 0.3^2 / 2)| / sqrt(0.25^2 + 0.3^2) = 3537.82
-    check_refused(with(ex5, {"--S1", "1e300", "--S2", "1e-300", "--R", "8"}),
+    check_refused(extended(ex5, {"--S1", "1e300", "--S2", "1e-300", "--R", "8"}),
                   "bsde: error: the terminal data's kink line lies 3537.8",
                   "or raise --R to 7.08e+03 or more");
 }

@@ -292,7 +292,7 @@ BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warne
     const std::string warning = kinked_rule_warning(s);
     char evaluations[64];
     std::snprintf(evaluations, sizeof evaluations, "about %.1e node evaluations", expected);
-    for (const std::string part : {std::string("takes 107090 nodes a grid point at dx = 0.000161"), std::string(evaluations),
+    for (const std::string& part : {std::string("takes 107090 nodes a grid point at dx = 0.000161"), std::string(evaluations),
                                    std::string("a lower --grid-order (dx = dt^((Q+1)/4), Q = 8 here")})
         BOOST_CHECK_MESSAGE(warning.find(part) != std::string::npos,
                             "expected the warning to contain '" << part << "', got '" << warning << "'");

@@ -24,6 +24,7 @@ using namespace bsde;
 
 using bsde::test::CliResult;
 using bsde::test::run;
+using bsde::test::run_succeeding;
 using bsde::test::joined;
 using bsde::test::exists;
 using bsde::test::ScratchDir;
@@ -373,8 +374,7 @@ BOOST_AUTO_TEST_CASE(tiny_study_end_to_end) {
     const std::string dir = scratch.path("out");
     const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1-2", "--N", "8,16",
                                         "--backends", "serial,omp", "--out", dir};
-    const CliResult r = run(args);
-    BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
+    const CliResult r = run_succeeding(args);
     BOOST_CHECK_MESSAGE(r.out.find("omp/serial") != std::string::npos, "no speedup column in:\n" << r.out);
     BOOST_CHECK_MESSAGE(r.out.find("build: bsde at commit " + build_commit()) != std::string::npos,
                         "the output does not name the build's commit " << build_commit() << ":\n" << r.out);
@@ -491,8 +491,7 @@ BOOST_AUTO_TEST_CASE(repeated_study_end_to_end) {
     const std::string dir = scratch.path("out");
     const std::vector<std::string> args{"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial,omp",
                                         "--repeats", "3", "--out", dir};
-    const CliResult r = run(args);
-    BOOST_REQUIRE_MESSAGE(r.code == 0, joined(args) << ": exit code " << r.code << " (" << r.err << ")");
+    const CliResult r = run_succeeding(args);
     BOOST_CHECK_MESSAGE(r.out.find("Times: the median of 3 solves") != std::string::npos, "no note on the repeats in:\n"
                                                                                              << r.out);
     std::ifstream csv_file(dir + "/study.csv");
