@@ -267,8 +267,8 @@ private:
     // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
     void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
         // the 2D rule of a terminal layer kinked along a line (unused otherwise)
-        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0}, space_.dx(),
-                                            std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
+        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
+                                            space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
         if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
         const StepCoefficients<Evaluator> coefficients{ky,
                                                        kz,

@@ -204,7 +204,8 @@ struct GaussLegendre16 {
 // in u: its nodes, ~0.4 sqrt(2v) apart, miss a band a few dx wide (an O(v) error, as in 1D, whence the
 // non-convergence of plain tensor Gauss-Hermite on Example 5). So:
 //   v: Gauss-Hermite, the L nodes of the smooth rule;
-//   u: over [-8.5 sd, 8.5 sd] (the mass beyond is below 2e-17), cut at the band [u* - B, u* + B] (B = band dx, 4 dx for Phi_4):
+//   u: over [-8.5 sd, 8.5 sd] (the mass beyond is below 2e-17), cut at the band [u* - B, u* + B] (B = band dx,
+//      4 dx for Phi_4, 6 dx for Phi_6):
 //      each half of the band, [u* - B, u*] and [u*, u* + B], in panels of width min(dx, sd/2) with
 //      5-point Gauss-Legendre (u* on a panel edge: exact for a kink of the data at u*); the two smooth
 //      pieces outside it in panels of width <= 17/3 sd (at most 4 in all) with 16-point Gauss-Legendre

@@ -197,7 +197,8 @@ std::string startup_warning(const SchemeSettings& s, int dimension) {
     if (!(fine_steps > 10 * steps && evaluations > 1e11)) return "";
     const std::string substeps = s.startup_substeps > 0 ? "--startup-substeps" : "ceil(sqrt(N / T) / 2)";
     return "the start-up's " + format_number(fine_steps) + " fine steps (" + std::to_string(K - 1) + " steps of " +
-           format_number(S) + " and of " + format_number(2 * S) + " substeps, " + substeps + ") are " + format_number(fine_steps / steps, "%.0f") +
+           format_number(S) + " and of " + format_number(2 * S) + " substeps, " + substeps + ") are " +
+           format_number(fine_steps / steps, "%.0f") +
            " times the run's " + format_number(steps) + " steps, on " + format_number(points) + " grid points: about " +
            format_number(evaluations, "%.1e") + " node evaluations (ex2 K = 6 makes some 6e7 a second on one "
            "core of an H100 host, 7e8 on 16); --startup-substeps sets fewer substeps (a fixed count caps the order at "

@@ -123,8 +123,8 @@ std::string startup_warning(const SchemeSettings& settings, int dimension);
 // Node evaluations of the rule a kinked 1D terminal layer is read with (expectation_rules.h,
 // CellGaussLegendreExpectation: about 85 sqrt(v) / dx nodes a grid point at variance v): its nodes on the M + 1 points
 // at each read of the terminal layer, by each start-up pass's first min(K, (K - 1) S') fine steps at variance
-// j dt / S' (S' = S, 2 S) and by the first main step at K dt. The rule's nodes grow as 1/dx, so on fine grids (a high --grid-order) these reads can
-// outweigh the run's other steps, whose work grows as M.
+// j dt / S' (S' = S, 2 S) and by the first main step at K dt. The rule's nodes grow as 1/dx, so on fine grids (a high
+// --grid-order) these reads can outweigh the run's other steps, whose work grows as M.
 double kinked_rule_evaluations(const SchemeSettings& settings);
 
 // A warning (empty if none) for a 1D problem with a kinked terminal layer where its rule is most of a long run: more

@@ -98,7 +98,8 @@ struct KreissKernel {
 
     __host__ __device__ double operator()(double x) const {
         if (smoothing == Smoothing::kreiss6)
-            return 73.0 / 40.0 * quintic_bspline(x) - 7.0 / 15.0 * (quintic_bspline(x - 1.0) + quintic_bspline(x + 1.0)) +
+            return 73.0 / 40.0 * quintic_bspline(x) -
+                   7.0 / 15.0 * (quintic_bspline(x - 1.0) + quintic_bspline(x + 1.0)) +
                    13.0 / 240.0 * (quintic_bspline(x - 2.0) + quintic_bspline(x + 2.0));
         if (smoothing == Smoothing::kreiss2) {
             const double a = x < 0 ? -x : x;
