@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -43,18 +44,29 @@ public:
     using Node = AxisNode<typename Evaluator::Shift>;
 
     BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings)
+        : BackwardSweep(context, problem, settings, 1) {}
+
+private:
+    // A sweep on the grid of `refinement` M intervals per axis: 1 for the run's own, r > 1 for the start-up's
+    // (startup_refinement), which runs only the start-up (run_startup) and takes its memory from the run's check.
+    BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings, int refinement)
         : context_(context), problem_(problem), s_(settings), time_{settings.N, settings.T},
-          space_{space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order),
+          space_{refinement *
+                     space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order),
                  settings.R, d},
           K_(settings.K()), points_(space_.points()), grid_{-settings.R, space_.dx(), space_.M},
           fitter_(Interpolation::make_fitter(context, space_.M, -settings.R, space_.dx(), settings)) {
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
-        check_problem_against_grid(problem, s_);
         substeps_ = static_cast<int>(startup_substeps(s_));
-        const double needed_bytes = check_memory();
-        if (s_.warn_before_run) {
-            if (const std::string long_startup = startup_warning(s_, d); !long_startup.empty())
+        const bool own_grid = refinement == 1;
+        if (own_grid) {
+            check_problem_against_grid(problem, s_);
+            startup_refine_ = startup_refinement(s_, has_terminal_kink<Problem>::value, d);
+        }
+        const double needed_bytes = own_grid ? check_memory() : 0.0;
+        if (s_.warn_before_run && own_grid) {
+            if (const std::string long_startup = startup_warning(s_, d, startup_refine_); !long_startup.empty())
                 s_.warn_before_run(long_startup);
             if constexpr (d == 1 && has_terminal_kink<Problem>::value)
                 if (const std::string kinked_reads = kinked_rule_warning(s_); !kinked_reads.empty())
@@ -90,8 +102,10 @@ public:
             host_status_.resize(steps());
             point_status_.resize(static_cast<std::size_t>(status_depth()) * points_);
             ring_.resize(ring_doubles());
-            if (substeps_ > 0) fine_ring_.resize(ring_.size());
+            if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
             if (separable()) separable_.resize(SeparableWorkspace::doubles(space_.M));
+            if (startup_refine_ > 1)
+                startup_sweep_.reset(new BackwardSweep(context, problem, settings, startup_refine_));
         } catch (const std::bad_alloc& e) {  // Thrust's failed device allocations throw a std::bad_alloc too
             throw DeviceError("allocating " + mebibytes(needed_bytes) + " MiB for the solver's arrays failed (" +
                               e.what() + "; N = " + std::to_string(s_.N) + ", M = " + std::to_string(space_.M) +
@@ -99,6 +113,7 @@ public:
         }
     }
 
+public:
     SolveResult run() {
         context_.start_timer();
         context_.clear_marks();
@@ -109,6 +124,9 @@ public:
         if (s_.startup == Startup::exact) {
             for (int n = s_.N - 1; n > s_.N - K_; --n)
                 set_layer(ring, n, ExactLayer<Problem>{problem_, ring.layer(n), grid_, n * time_.dt()});
+        } else if (startup_sweep_) {
+            startup_sweep_->run_startup(picard_.scale, picard_scale_source_);
+            take_startup(*startup_sweep_, ring);
         } else if (substeps_ > 0) {
             multistep_startup(ring);
         }
@@ -152,10 +170,20 @@ private:
             const double S = startup_substeps(s_, N);
             const double ring_values = (K_ + 1.0) * functions() * points * (1.0 + data_per_point);
             const double separable_values = separable() ? double(SeparableWorkspace::doubles(M)) : 0.0;
-            return Estimate{sizeof(double) * (ring_values * (S > 0 ? 2.0 : 1.0) + separable_values) +
-                                sizeof(StepStatus) * points * status_depth() +
-                                sizeof(StepStatus) * (startup_fine_steps(K_, S) + (N - K_ + 1.0)),
-                            fitter_per_point * points, ring_values};
+            const double statuses = sizeof(StepStatus) * (points * status_depth() + startup_fine_steps(K_, S) +
+                                                          (N - K_ + 1.0));
+            // The start-up's fine ring beside the run's; on a grid of r M intervals (startup_refine_ > 1) that and a
+            // ring of its own, with their fitter, statuses and separable workspace, (r M + 1)^d / (M + 1)^d times as
+            // many values a layer.
+            const double r = std::max(1, startup_refine_);
+            const double startup_points = std::pow(r * M + 1.0, d), finer = startup_points / points;
+            double startup = 0;
+            if (S > 0 && r == 1) startup = sizeof(double) * ring_values;
+            if (S > 0 && r > 1)
+                startup = sizeof(double) * (2 * ring_values + separable_values) * finer +
+                          fitter_per_point * startup_points + statuses * finer;
+            return Estimate{sizeof(double) * (ring_values + separable_values) + statuses + startup,
+                            fitter_per_point * points, ring_values * (S > 0 ? finer : 1.0)};
         };
         double free = context_.free_bytes();  // < 0: unknown
         if (const char* test_free = std::getenv("BSDE_TEST_FREE_BYTES"))
@@ -227,6 +255,35 @@ private:
         if (usable(largest)) return largest;
         picard_scale_source_ = "the terminal data being 0";
         return 1.0;
+    }
+
+    // The start-up on this sweep's grid, r times finer than the run's: the terminal layer and the start-up's passes
+    // (multistep_startup), with the run's Picard scale, which leave layers N-1..N-K+1 in ring_ for take_startup.
+    void run_startup(double picard_scale, const std::string& picard_scale_source) {
+        run_ = {};
+        const LayerRingView ring = ring_view(ring_);
+        set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
+        picard_.scale = picard_scale;
+        picard_scale_source_ = picard_scale_source;
+        multistep_startup(ring);
+        check_status(run_.steps_done);
+    }
+
+    // Layers N-1..N-K+1 from the start-up's sweep on its grid r times finer: the values at this grid's points, each
+    // its r-th point per axis (CoarseGridValues), fitted. The run's tally (steps, Picard, phases) goes on from the
+    // start-up's; both sweeps count steps alike (steps()).
+    void take_startup(BackwardSweep& startup, const LayerRingView& ring) {
+        const LayerRingView fine = startup.ring_view(startup.ring_);
+        for (int n = s_.N - 1; n > s_.N - K_; --n) {
+            thrust::transform(context_.policy(), thrust::counting_iterator<int>(0),
+                              thrust::counting_iterator<int>(functions() * points_), ring.layer(n).values(0),
+                              CoarseGridValues<d>{fine.layer(n).values(0), startup.points_, space_.M, startup_refine_,
+                                                  points_});
+            fit(ring.layer(n));
+        }
+        run_ = std::move(startup.run_);
+        run_.startup_grid_separable_layers = run_.separable_layers;
+        std::copy(startup.host_status_.begin(), startup.host_status_.begin() + run_.steps_done, host_status_.begin());
     }
 
     // Layers N-1..N-K+1 by Richardson extrapolation (scheme.md, "Start-up values"): the same scheme from the
@@ -536,6 +593,7 @@ private:
         result.dimension = d;
         result.M = space_.M;
         result.startup_substeps = substeps_;
+        result.startup_refine = startup_refine_;
         result.terminal_kinked = has_terminal_kink<Problem>::value;
         const auto first = ring_.begin() + (layer.base - raw(ring_));
         result.y.assign(points_, 0.0);
@@ -556,6 +614,7 @@ private:
         if (run_.picard_unconverged_steps > 0) result.picard_warning = picard_not_converged(run_.picard_first_unconverged);
         result.staged_axis_sums = run_.staged_axis_sums;
         result.separable_layers = run_.separable_layers;
+        result.startup_grid_separable_layers = run_.startup_grid_separable_layers;
         result.storage_bytes = storage_bytes();
         result.device_bytes_measured = context_.device_bytes_in_use();
         result.has_exact = Problem::has_exact_solution;
@@ -616,7 +675,7 @@ private:
         return sizeof(double) * (ring_.size() + fine_ring_.size() + separable_.size() + nodes_.size() +
                                  weights_.size() + gamma_y_.size() + gamma_z_.size()) +
                sizeof(Node) * node_table_.size() + sizeof(StepStatus) * (point_status_.size() + status_.size()) +
-               fitter_.storage_bytes();
+               fitter_.storage_bytes() + (startup_sweep_ ? startup_sweep_->storage_bytes() : 0.0);
     }
 
     // Grid points per call of the fused pass (MultistepPointUpdate's P), where the update can take several (1D with an
@@ -690,6 +749,8 @@ private:
     TimeGrid time_;
     SpaceGrid space_;
     int K_, points_, substeps_ = 0;
+    int startup_refine_ = 0;  // startup_refinement: of the run's own sweep; 0 in the start-up's
+    std::unique_ptr<BackwardSweep> startup_sweep_;  // where startup_refine_ > 1
     GridPoints<d> grid_;
     Fitter fitter_;
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
@@ -716,6 +777,7 @@ private:
         std::vector<PhaseSpan> phase_spans;  // with settings.time_phases
         double staged_axis_sums = 0.0;       // SolveResult::staged_axis_sums
         int separable_layers = 0;            // SolveResult::separable_layers
+        int startup_grid_separable_layers = 0;  // SolveResult::startup_grid_separable_layers
     } run_;
 };
 

@@ -90,6 +90,9 @@ void validate(const SchemeSettings& s, int dimension) {
     require(s.startup_substeps >= 0 && s.startup_substeps <= max_startup_substeps,
             "--startup-substeps " + std::to_string(s.startup_substeps) + ": must be in [0, " +
                 std::to_string(max_startup_substeps) + "] (0 = automatic)");
+    require(s.startup_refine >= 0 && s.startup_refine <= max_startup_refine,
+            "--startup-refine " + std::to_string(s.startup_refine) + ": must be in [0, " +
+                std::to_string(max_startup_refine) + "] (0 = automatic)");
 
     // The start-up's fine steps, N S, are counted in 32-bit integers.
     if (s.startup == Startup::multistep && s.K() > 1) {
@@ -164,10 +167,11 @@ void check_spline_options(const SchemeSettings& s, bool spline_given, bool splin
                 to_string(s.interpolation) + " computes no spline moments");
 }
 
-void check_startup_options(const SchemeSettings& s, bool substeps_given, int largest_K) {
-    require(!substeps_given || s.startup == Startup::multistep,
-            "--startup-substeps: only for --startup multistep (the exact start-up takes no substeps)");
-    require(!substeps_given || largest_K > 1, "--startup-substeps: only for K >= 2 (K = 1 needs no start-up layers)");
+void check_startup_options(const SchemeSettings& s, const std::string& given, int largest_K) {
+    if (given.empty()) return;
+    require(s.startup == Startup::multistep,
+            given + ": only for --startup multistep (the exact start-up takes no substeps and no grid of its own)");
+    require(largest_K > 1, given + ": only for K >= 2 (K = 1 needs no start-up layers)");
 }
 
 double startup_substeps(const SchemeSettings& s, int N) {
@@ -175,51 +179,66 @@ double startup_substeps(const SchemeSettings& s, int N) {
     return s.startup_substeps > 0 ? s.startup_substeps : std::max(4.0, std::ceil(0.5 / std::sqrt(s.T / N)));
 }
 
-long long layer_reads(int K, int N, int substeps) {
+int startup_refinement(const SchemeSettings& s, bool terminal_kinked, int dimension) {
+    if (startup_substeps(s) == 0) return 0;
+    return s.startup_refine > 0 ? s.startup_refine : terminal_kinked && dimension == 1 ? 2 : 1;
+}
+
+long long main_layer_reads(int K, int N) { return static_cast<long long>(N - K + 1) * K; }
+
+long long startup_layer_reads(int K, int substeps) {
     const auto pass = [K](long long fine) {  // sum_{j <= fine} min(j, K)
         const long long ramp = std::min<long long>(fine, K);
         return ramp * (ramp + 1) / 2 + (fine - ramp) * K;
     };
     const long long fine = static_cast<long long>(K - 1) * substeps;
-    return static_cast<long long>(N - K + 1) * K + pass(fine) + pass(2 * fine);
+    return pass(fine) + pass(2 * fine);
 }
 
-double node_evaluations(int dimension, int M, int L, int K, int N, int substeps) {
-    return std::pow(M + 1.0, dimension) * std::pow(double(L), dimension) * double(layer_reads(K, N, substeps));
+double node_evaluations(int dimension, int M, int L, int K, int N, int substeps, int refine) {
+    const double startup_points = std::pow(std::max(1, refine) * double(M) + 1.0, dimension);
+    return std::pow(double(L), dimension) * (std::pow(M + 1.0, dimension) * double(main_layer_reads(K, N)) +
+                                             startup_points * double(startup_layer_reads(K, substeps)));
 }
 
-std::string startup_warning(const SchemeSettings& s, int dimension) {
+std::string startup_warning(const SchemeSettings& s, int dimension, int refine) {
     const int K = s.K();
     const double S = startup_substeps(s), fine_steps = startup_fine_steps(K, S), steps = s.N - K + 1;
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    const double points = std::pow(M + 1.0, dimension);
-    const double evaluations = node_evaluations(dimension, M, s.L, K, s.N, static_cast<int>(S));
+    const double points = std::pow(M + 1.0, dimension), startup_points = std::pow(refine * double(M) + 1.0, dimension);
+    const double evaluations = node_evaluations(dimension, M, s.L, K, s.N, static_cast<int>(S), refine);
     if (!(fine_steps > 10 * steps && evaluations > 1e11)) return "";
     const std::string substeps = s.startup_substeps > 0 ? "--startup-substeps" : "ceil(sqrt(N / T) / 2)";
+    const std::string startup_grid =
+        refine > 1 ? " (the start-up's on " + format_number(startup_points) + ", --startup-refine " +
+                         std::to_string(refine) + ")"
+                   : "";
     return "the start-up's " + format_number(fine_steps) + " fine steps (" + std::to_string(K - 1) + " steps of " +
            format_number(S) + " and of " + format_number(2 * S) + " substeps, " + substeps + ") are " +
-           format_number(fine_steps / steps, "%.0f") +
-           " times the run's " + format_number(steps) + " steps, on " + format_number(points) + " grid points: about " +
-           format_number(evaluations, "%.1e") + " node evaluations (ex2 K = 6 makes some 6e7 a second on one "
-           "core of an H100 host, 7e8 on 16); --startup-substeps sets fewer substeps (a fixed count caps the order at "
-           "3), a smaller --R fewer points (R = " +
-           format_number(s.R) + " is " + format_number(s.R / std::sqrt(s.T), "%.0f") + " sqrt(T))";
+           format_number(fine_steps / steps, "%.0f") + " times the run's " + format_number(steps) + " steps, on " +
+           format_number(points) + " grid points" + startup_grid + ": about " + format_number(evaluations, "%.1e") +
+           " node evaluations (ex2 K = 6 makes some 6e7 a second on one core of an H100 host, 7e8 on 16); "
+           "--startup-substeps sets fewer substeps (a fixed count caps the order at 3), a smaller --R fewer points "
+           "(R = " + format_number(s.R) + " is " + format_number(s.R / std::sqrt(s.T), "%.0f") + " sqrt(T))";
 }
 
 double kinked_rule_evaluations(const SchemeSettings& s) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    const CellGaussLegendreExpectation rule{SpaceGrid{M, s.R}.dx()};
+    const int r = std::max(1, startup_refinement(s, true, 1));
+    const CellGaussLegendreExpectation rule{SpaceGrid{M, s.R}.dx()}, startup_rule{SpaceGrid{r * M, s.R}.dx()};
     const double dt = s.T / s.N, S = startup_substeps(s);
-    double nodes = rule.nodes(K * dt);
+    double startup_nodes = 0;
     for (const double passes : {S, 2 * S})
-        for (int j = 1; S > 0 && j <= std::min<double>(K, (K - 1) * passes); ++j) nodes += rule.nodes(j * dt / passes);
-    return (M + 1.0) * nodes;
+        for (int j = 1; S > 0 && j <= std::min<double>(K, (K - 1) * passes); ++j)
+            startup_nodes += startup_rule.nodes(j * dt / passes);
+    return (M + 1.0) * rule.nodes(K * dt) + (r * double(M) + 1.0) * startup_nodes;
 }
 
 std::string kinked_rule_warning(const SchemeSettings& s) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     const double kinked = kinked_rule_evaluations(s);
-    const double others = node_evaluations(1, M, s.L, K, s.N, static_cast<int>(startup_substeps(s)));
+    const double others = node_evaluations(1, M, s.L, K, s.N, static_cast<int>(startup_substeps(s)),
+                                           startup_refinement(s, true, 1));
     if (!(kinked > 10 * others && kinked > 1e10)) return "";
     const double dx = SpaceGrid{M, s.R}.dx(), widest = K * s.T / s.N;  // the first main step's variance, K dt
     const int q = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);

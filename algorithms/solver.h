@@ -46,6 +46,7 @@ struct SchemeSettings {
     double picard_tolerance = 1e-15;
     Startup startup = Startup::multistep;
     int startup_substeps = 0;    // S: the start-up's passes take S and 2 S fine steps per step; 0 = automatic
+    int startup_refine = 0;      // r: the start-up runs on r M intervals per axis; 0 = automatic (startup_refinement)
     SplineBoundary spline = SplineBoundary::not_a_knot;
     // How the spline moments are computed (1D spline and 2D tensor spline): auto = inverse-band on cuda,
     // tridiagonal on omp/serial; the two give the same spline to rounding (cubic_spline.h, spline_fitter.h).
@@ -109,21 +110,41 @@ inline double startup_substeps(const SchemeSettings& settings) { return startup_
 // The fine steps of the start-up's two passes, (K - 1) S and (K - 1) 2 S.
 inline double startup_fine_steps(int K, double S) { return (K - 1) * 3.0 * S; }
 
-// Stored layers read in all: each start-up pass's j-th fine step reads min(j, K), every later step K.
-long long layer_reads(int K, int N, int substeps);
-// Quadrature-node evaluations of a solve: (M+1)^d points x L^d nodes per layer read x layer_reads. The
-// finer rule of a kinked terminal layer (options) is counted as L^d nodes.
-double node_evaluations(int dimension, int M, int L, int K, int N, int substeps);
+// The most refinement of the start-up's grid (SchemeSettings::startup_refine).
+constexpr int max_startup_refine = 8;
+
+// r, the refinement of the start-up's grid: its passes run on r M intervals per axis, and the main grid's points are
+// every r-th of its points. Layers within a few fine steps of kinked terminal data are kinks smoothed over sqrt(T - t),
+// less than dx, which the interpolation misses by O(dx^2) near the kink; each fine step's z divides that by its
+// h = dt / S, so with the grid fixed more substeps make z worse (docs/scheme.md). 0 where there is no
+// multistep start-up (substeps 0), else --startup-refine, or automatically 2 for kinked terminal data in 1D and 1
+// otherwise: smooth data lose little to the interpolation, and in 2D r^2 times the points make the start-up most of
+// the run (docs/scheme.md).
+int startup_refinement(const SchemeSettings& settings, bool terminal_kinked, int dimension);
+
+// Stored layers read in all by the main steps, K each.
+long long main_layer_reads(int K, int N);
+// Stored layers read in all by the start-up: each pass's j-th fine step reads min(j, K).
+long long startup_layer_reads(int K, int substeps);
+inline long long layer_reads(int K, int N, int substeps) {
+    return main_layer_reads(K, N) + startup_layer_reads(K, substeps);
+}
+// Quadrature-node evaluations of a solve: points x L^d nodes per layer read, where the main steps' points are
+// (M+1)^d and the start-up's (r M + 1)^d (r = refine, startup_refinement). The finer rule of a kinked terminal layer
+// (options) is counted as L^d nodes.
+double node_evaluations(int dimension, int M, int L, int K, int N, int substeps, int refine);
 
 // A warning (empty if none) for a start-up that is most of a long run: its (K - 1) S fine steps more than ten times
 // the run's N - K + 1 steps, in a run of more than 1e11 node evaluations (some 30 minutes on one core), as a small T
 // makes it (S = ceil(sqrt(N / T)), on a grid whose dx = dt^((q+1)/4) shrinks with T too).
-std::string startup_warning(const SchemeSettings& settings, int dimension);
+// On a start-up grid refined r = refine times (startup_refinement), its points count (r M + 1)^d.
+std::string startup_warning(const SchemeSettings& settings, int dimension, int refine);
 
 // Node evaluations of the rule a kinked 1D terminal layer is read with (expectation_rules.h,
 // CellGaussLegendreExpectation: about 85 sqrt(v) / dx nodes a grid point at variance v): its nodes on the M + 1 points
-// at each read of the terminal layer, by each start-up pass's first min(K, (K - 1) S') fine steps at variance
-// j dt / S' (S' = S, 2 S) and by the first main step at K dt. The rule's nodes grow as 1/dx, so on fine grids (a high
+// at each read of the terminal layer by the first main step at K dt, and by each start-up pass's first
+// min(K, (K - 1) S') fine steps at variance j dt / S' (S' = S, 2 S) on the r M + 1 points of the start-up's grid
+// (startup_refinement), whose dx / r makes r times the nodes. The rule's nodes grow as 1/dx, so on fine grids (a high
 // --grid-order) these reads can outweigh the run's other steps, whose work grows as M.
 double kinked_rule_evaluations(const SchemeSettings& settings);
 
@@ -150,9 +171,10 @@ inline const std::string allow_unstable_advice = "--allow-unstable runs it anywa
 // option or a bench key) for an interpolation that has none.
 void check_spline_options(const SchemeSettings& settings, bool spline_given, bool spline_solve_given);
 
-// Throws InputError where the start-up's substeps were given (an option or a bench key) for a run with no multistep
-// start-up: --startup exact, or largest_K = 1 (the run's K, or the largest of a study's list).
-void check_startup_options(const SchemeSettings& settings, bool substeps_given, int largest_K);
+// Throws InputError where the start-up's options were given (`given` names them: "--startup-substeps", an option or a
+// bench key; "" where none was) for a run with no multistep start-up: --startup exact, or largest_K = 1 (the run's K,
+// or the largest of a study's list).
+void check_startup_options(const SchemeSettings& settings, const std::string& given, int largest_K);
 
 // Seconds spent in the phases of the steps (start-up and backward), with SchemeSettings::time_phases.
 struct SweepPhaseSeconds {
@@ -166,6 +188,7 @@ struct SolveResult {
     int dimension = 1;           // d: the grid has (M+1)^d points, point p = i_1 (M+1) + i_2 in 2D
     int M = 0;
     int startup_substeps = 0;    // 0 when the start-up was exact
+    int startup_refine = 0;      // startup_refinement: the start-up's grid has startup_refine M intervals per axis
     bool terminal_kinked = false;  // the problem's terminal data have a kink (smoothed by settings.smoothing)
     std::vector<double> w, y, z;                // t = 0 on the whole grid; w and z: d columns of (M+1)^d
     // problems with a state map (options): S(0, w), dV/dS = value_gradient(z) and its exact value, d columns each
@@ -193,6 +216,9 @@ struct SolveResult {
     // steps: each is (M+1) (M+3) axis-1 points and (M+1)^2 axis-2 points of L nodes instead of (M+1)^2 L^2 node
     // evaluations (bsde bench's operation count).
     int separable_layers = 0;
+    // Of those, the layers read on the start-up's grid of startup_refine M intervals (startup_refine > 1), each of
+    // (r M + 1) (r M + 3) and (r M + 1)^2 points.
+    int startup_grid_separable_layers = 0;
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
     SweepPhaseSeconds phase_seconds;  // per phase where settings.time_phases (else 0); the rest of sweep_seconds:

@@ -533,6 +533,20 @@ struct RichardsonSquare {
     __host__ __device__ double operator()(double fine, double coarse) const { return (4.0 * fine - coarse) / 3.0; }
 };
 
+// Value k of a layer's values (function k / P at grid point k % P, P = (M+1)^d points) from the same layer on a grid of
+// r M intervals over the same domain (the start-up's, BackwardSweep::take_startup): point i is its point r i, in 2D
+// (i_1, i_2) its (r i_1, r i_2), in GridPoints' order.
+template <int d>
+struct CoarseGridValues {
+    const double* fine;  // function f at fine point j: fine[f fine_points + j]
+    int fine_points, M, r, points;
+    __host__ __device__ double operator()(int k) const {
+        const int f = k / points, i = k % points;
+        const int j = d == 1 ? r * i : (i / (M + 1)) * r * (r * M + 1) + (i % (M + 1)) * r;
+        return fine[f * fine_points + j];
+    }
+};
+
 // The exact solution at time t at grid point i (the exact start-up of verification runs).
 template <class Problem>
 struct ExactLayer {

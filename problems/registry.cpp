@@ -45,9 +45,19 @@ constexpr auto spot_domain_of() -> SpotDomain (*)(const SchemeSettings&, const s
 
 const std::vector<ProblemInfo>& problem_infos() {
 #define BSDE_PROBLEM_INFO(P) \
-    ProblemInfo{P::name, P::alias, P::description, P::dimension, P::default_T, P::default_R, P::default_L, \
-                declared_parameters<P>(), driver_z_advice<P>(), &constructed_driver_z_gradient<P>,           \
-                &constructed_grid_check<P>, spot_domain_of<P>()},
+    ProblemInfo{P::name,                                                                                 \
+                P::alias,                                                                                \
+                P::description,                                                                          \
+                P::dimension,                                                                            \
+                P::default_T,                                                                            \
+                P::default_R,                                                                            \
+                P::default_L,                                                                            \
+                has_terminal_kink<P>::value,                                                             \
+                declared_parameters<P>(),                                                                \
+                driver_z_advice<P>(),                                                                    \
+                &constructed_driver_z_gradient<P>,                                                       \
+                &constructed_grid_check<P>,                                                              \
+                spot_domain_of<P>()},
     static const std::vector<ProblemInfo> infos = [] {
         std::vector<ProblemInfo> listed{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
         check_problem_definitions(listed);

@@ -83,6 +83,7 @@ BenchCase parse_case(const std::string& item) {
             else if (key == "picard") integer(s.picard_iterations);
             else if (key == "picard_tol") real(s.picard_tolerance);
             else if (key == "startup_substeps") integer(s.startup_substeps);
+            else if (key == "startup_refine") integer(s.startup_refine);
             else if (key == "grid_order") integer(s.grid_order);
             else if (key == "T") real(s.T);
             else if (key == "R") real(s.R);
@@ -109,7 +110,11 @@ BenchCase parse_case(const std::string& item) {
     }
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
-        check_startup_options(s, given.count("startup_substeps") > 0, s.K());
+        std::string startup_given;
+        for (const auto& [key, option] : {std::pair{"startup_substeps", "--startup-substeps"},
+                                           std::pair{"startup_refine", "--startup-refine"}})
+            if (given.count(key)) startup_given += (startup_given.empty() ? "" : ", ") + std::string(option);
+        check_startup_options(s, startup_given, s.K());
         set_driver_z_term(s, *problem);
         // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable
         validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");
@@ -149,7 +154,7 @@ std::string interpolation_name(const BenchResult& r) {
 }  // namespace
 
 const char* const bench_case_keys = "K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, "
-                                    "startup_substeps, picard, picard_tol, grid_order, separable and the problem's "
+                                    "startup_substeps, startup_refine, picard, picard_tol, grid_order, separable and the problem's "
                                     "parameters";
 
 const std::vector<std::string>& default_bench_cases() {
@@ -241,8 +246,16 @@ double separable_layer_flops(int M, int L) {
 }
 
 double fused_node_evaluations(const BenchResult& r) {
-    return node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps) -
-           r.separable_layers * std::pow((r.M + 1.0) * r.L, r.dimension);
+    const int main_grid_layers = r.separable_layers - r.startup_grid_separable_layers;
+    return node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps, r.startup_refine) -
+           main_grid_layers * std::pow((r.M + 1.0) * r.L, r.dimension) -
+           r.startup_grid_separable_layers * std::pow((r.startup_refine * double(r.M) + 1.0) * r.L, r.dimension);
+}
+
+static double separable_flops(const BenchResult& r) {
+    const int main_grid_layers = r.separable_layers - r.startup_grid_separable_layers;
+    return main_grid_layers * separable_layer_flops(r.M, r.L) +
+           r.startup_grid_separable_layers * separable_layer_flops(r.startup_refine * r.M, r.L);
 }
 
 BenchFigures bench_figures(const BenchResult& r) {
@@ -261,10 +274,10 @@ BenchFigures bench_figures(const BenchResult& r) {
     } else {
         f.pass = f.status = f.fit = f.rest = nan;
     }
-    f.node_evaluations = node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps);
+    f.node_evaluations = node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps, r.startup_refine);
     f.node_evaluations_per_second = f.node_evaluations / f.median;
     const double fused = fused_node_evaluations(r);
-    f.flops = fused * r.cost.flops() + r.separable_layers * separable_layer_flops(r.M, r.L);
+    f.flops = fused * r.cost.flops() + separable_flops(r);
     f.gflops = f.flops / f.median / 1e9;
     f.pass_seconds = r.instrumented_seconds > 0 ? r.phases.expectation : nan;
     f.pass_gflops = f.pass_seconds > 0 ? f.flops / f.pass_seconds / 1e9 : nan;
@@ -485,6 +498,8 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
             r.storage_bytes = last.storage_bytes;
             r.device_bytes = last.device_bytes_measured;
             r.separable_layers = last.separable_layers;
+            r.startup_grid_separable_layers = last.startup_grid_separable_layers;
+            r.startup_refine = last.startup_refine;
             if (b == Backend::cuda) r.ceilings = ceilings;
             const double fused = fused_node_evaluations(r);
             r.cost = node_cost(c.problem, last.dimension, c.settings.interpolation,

@@ -98,6 +98,8 @@ struct BenchResult {
     NodeCost cost;                  // per node evaluation of the fused pass
     Fp64Ceilings ceilings;          // cuda: the device's, measured by the bench; zero on the host backends
     int separable_layers = 0;       // layers read by the separable pass (SolveResult::separable_layers)
+    int startup_refine = 0;         // SolveResult::startup_refine
+    int startup_grid_separable_layers = 0;  // SolveResult::startup_grid_separable_layers
 };
 
 // The node evaluations of a result's solve that the fused pass made: node_evaluations less those of the layers the

@@ -26,10 +26,11 @@ SchemeSettings coarse_settings(const SchemeSettings& settings) {
     return coarse;
 }
 
-double estimate_cost(const SchemeSettings& s, int dimension) {
+double estimate_cost(const SchemeSettings& s, int dimension, bool terminal_kinked) {
     const auto evaluations = [&](const SchemeSettings& run) {
         const int M = space_intervals(run.Ky, run.Kz, run.N, run.T, run.R, run.grid_order);
-        return node_evaluations(dimension, M, run.L, run.K(), run.N, static_cast<int>(startup_substeps(run)));
+        return node_evaluations(dimension, M, run.L, run.K(), run.N, static_cast<int>(startup_substeps(run)),
+                                startup_refinement(run, terminal_kinked, dimension));
     };
     return evaluations(coarse_settings(s)) / evaluations(s);
 }

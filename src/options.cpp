@@ -105,6 +105,9 @@ po::options_description shared_options() {
          "exact (verification only)")
         ("startup-substeps", po::value<std::string>()->value_name("S"),
          "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = max(4, ceil(dt^-1/2 / 2)))")
+        ("startup-refine", po::value<std::string>()->value_name("R"),
+         "the multistep start-up runs on a grid R times finer per axis, whose every R-th point gives the main grid's "
+         "layers (1 to 8; default 0 = 2 for kinked terminal data, 1 otherwise)")
         ("grid-order", po::value<std::string>()->value_name("Q"),
          "match the space grid to order Q: dx = dt^((Q+1)/4) (default 0 = min(Ky+1, Kz, 3), the paper's rule)")
         ("smoothing", po::value<std::string>()->value_name("KIND"),
@@ -157,7 +160,8 @@ po::options_description shared_options() {
 
 // The numbers' options, which the parser stores as text and take() converts (parse_integer, parse_real: one message
 // for every number's option, e.g. --L '1.5' or --T ' 1'); every problem parameter is a real number.
-const std::set<std::string> integer_options{"Ky", "Kz", "L", "picard", "startup-substeps", "grid-order", "repeats"};
+const std::set<std::string> integer_options{"Ky",         "Kz", "L", "picard", "startup-substeps", "startup-refine",
+                                            "grid-order", "repeats"};
 const std::set<std::string> real_options{"T", "R", "picard-tol", "max-seconds"};
 
 // The option's value, if given, into target: a number's option parsed from its text. Throws InputError.
@@ -539,6 +543,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     take(vm, "picard", s.picard_iterations);
     take(vm, "picard-tol", s.picard_tolerance);
     take(vm, "startup-substeps", s.startup_substeps);
+    take(vm, "startup-refine", s.startup_refine);
     take(vm, "grid-order", s.grid_order);
     std::string name;
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
@@ -577,7 +582,10 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         s.startup = Startup::exact;
     }
     const int largest_K = std::max({s.Ky, s.Kz, *std::max_element(invocation.Ks.begin(), invocation.Ks.end())});
-    check_startup_options(s, vm.count("startup-substeps") > 0, largest_K);
+    std::string startup_given;
+    for (const char* option : {"startup-substeps", "startup-refine"})
+        if (vm.count(option)) startup_given += (startup_given.empty() ? "--" : ", --") + std::string(option);
+    check_startup_options(s, startup_given, largest_K);
     if (study) {
         if (take(vm, "backends", name)) invocation.backends = parse_backend_list(name);
         take_out_folder(vm, invocation.out);

@@ -109,17 +109,18 @@ static SchemeSettings case_settings(const SchemeSettings& base, int K, int N) {
 
 double study_estimate_cost(const std::string& problem, const SchemeSettings& base, const std::vector<int>& Ks,
                            const std::vector<int>& Ns) {
-    const int dimension = find_problem(problem).dimension;
+    const ProblemInfo& info = find_problem(problem);
+    const int dimension = info.dimension;
     double extra = 0, all = 0;
     for (int K : Ks)
         for (int N : Ns) {
             const SchemeSettings s = case_settings(base, K, N);
             const int M = space_intervals(K, K, N, s.T, s.R, s.grid_order);
-            const double evaluations =
-                node_evaluations(dimension, M, s.L, K, N, static_cast<int>(startup_substeps(s)));
+            const double evaluations = node_evaluations(dimension, M, s.L, K, N, static_cast<int>(startup_substeps(s)),
+                                                        startup_refinement(s, info.terminal_kinked, dimension));
             all += evaluations;
             if (!listed(Ns, coarse_steps(N)) && coarse_steps(N) >= K + 1)
-                extra += evaluations * estimate_cost(s, dimension);
+                extra += evaluations * estimate_cost(s, dimension, info.terminal_kinked);
         }
     return all > 0 ? extra / all : 0;
 }

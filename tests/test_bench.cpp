@@ -101,11 +101,11 @@ BOOST_AUTO_TEST_CASE(node_evaluations_from_known_inputs) {
     // 6, 6, .. layers, then 1019 x 6
     BOOST_CHECK_EQUAL(bench_steps(6, 1024, 32), 160 + 320 + 1019);
     BOOST_CHECK_EQUAL(layer_reads(6, 1024, 32), (15 + 6 * 155) + (15 + 6 * 315) + 6 * 1019);
-    BOOST_CHECK_EQUAL(node_evaluations(1, 32768, 32, 6, 1024, 32), 32769.0 * 32 * 8964);
+    BOOST_CHECK_EQUAL(node_evaluations(1, 32768, 32, 6, 1024, 32, 1), 32769.0 * 32 * 8964);
     // ex5, K = 6, N = 64, S = 4 (2D: (M+1)^2 points, L^2 nodes)
     BOOST_CHECK_EQUAL(bench_steps(6, 64, 4), 20 + 40 + 59);
     BOOST_CHECK_EQUAL(layer_reads(6, 64, 4), (15 + 6 * 15) + (15 + 6 * 35) + 6 * 59);
-    BOOST_CHECK_EQUAL(node_evaluations(2, 1024, 8, 6, 64, 4), 1025.0 * 1025 * 64 * 684);
+    BOOST_CHECK_EQUAL(node_evaluations(2, 1024, 8, 6, 64, 4, 1), 1025.0 * 1025 * 64 * 684);
     // no start-up steps (K = 1, or the exact start-up)
     BOOST_CHECK_EQUAL(bench_steps(1, 16, 0), 16);
     BOOST_CHECK_EQUAL(layer_reads(1, 16, 0), 16);

@@ -101,20 +101,25 @@ BOOST_AUTO_TEST_CASE(smooth_data_startup_as_accurate_as_the_exact_one) {
         for (int N : {32, 64}) check_startup_against_exact("ex2", settings(K, N, 32, 16.0));
 }
 
-// Not met yet for kinked terminal data (the options, at their default drifts): measured at the commit that added this
-// test, bs-call y up to 2.7 x and z 1.3-2.5 x over K = 3..6, N = 32, 64 (13 of these 16 checks above 1.25), exchange
-// K = 3 y 7.9 x, z 3.3 x at N = 16 and y 1.5 x, z 2.0 x at N = 32 (4 of 4). The remaining gap is the start-up's
-// reading of the smoothed kinked layer over its first fine steps, which the exact start-up skips
-// (docs/results/startup.md). The target stays in the checks; the decorator records the known misses, so that a fix
-// shows as fewer failures.
-BOOST_AUTO_TEST_CASE(kinked_data_startup_as_accurate_as_the_exact_one, *boost::unit_test::expected_failures(17)) {
-    BOOST_TEST_MESSAGE("bs-call (T = 0.33) K = 3..6, N = 32, 64 and exchange (ex5, R = 8, L = 8) K = 3, N = 16, 32: "
-                       "the y_0 and z_0 errors with the default start-up at most 1.25 x those with --startup exact");
-    int missed = 0;
+BOOST_AUTO_TEST_CASE(kinked_data_startup_as_accurate_as_the_exact_one) {
+    BOOST_TEST_MESSAGE("bs-call (T = 0.33) K = 3..6, N = 32, 64, its start-up on a grid of 2 M intervals (the default "
+                       "for kinked data in 1D): the y_0 and z_0 errors with the default start-up at most 1.25 x those "
+                       "with --startup exact");
     for (int K = 3; K <= 6; ++K)
-        for (int N : {32, 64}) missed += check_startup_against_exact("bs-call", settings(K, N, 32, 16.0, 0.33));
+        for (int N : {32, 64}) check_startup_against_exact("bs-call", settings(K, N, 32, 16.0, 0.33));
+}
+
+// Not met yet in 2D: measured at the commit that added the start-up's refined grid, exchange K = 3 y 7.9 x, z 3.3 x at
+// N = 16 and y 1.5 x, z 2.0 x at N = 32 (4 of 4 checks above 1.25), and with --startup-refine 2 (4 times the points)
+// still 3.8 x and 1.6 x at N = 16: a part of the gap is the start-up's time error, which more substeps lower at
+// N = 64 and raise at N = 8 (docs/results/startup.md). The target stays in the checks; the decorator records the
+// known misses, so that a fix shows as fewer failures.
+BOOST_AUTO_TEST_CASE(kinked_data_in_2d_startup_as_accurate_as_the_exact_one, *boost::unit_test::expected_failures(4)) {
+    BOOST_TEST_MESSAGE("exchange (ex5, R = 8, L = 8) K = 3, N = 16, 32: the y_0 and z_0 errors with the default start-up "
+                       "at most 1.25 x those with --startup exact");
+    int missed = 0;
     for (int N : {16, 32}) missed += check_startup_against_exact("ex5", settings(3, N, 8, 8.0));
-    BOOST_TEST_MESSAGE(missed << " of 20 checks missed the target");
+    BOOST_TEST_MESSAGE(missed << " of 4 checks missed the target");
 }
 
 BOOST_AUTO_TEST_CASE(omp_equals_serial) {
@@ -210,20 +215,20 @@ BOOST_AUTO_TEST_CASE(a_long_startup_is_warned_of) {
     s.N = 16;
     s.T = 1e-4;
     BOOST_CHECK_EQUAL(startup_substeps(s), 200.0);
-    const std::string warning = startup_warning(s, 1);
+    const std::string warning = startup_warning(s, 1, 1);
     const std::string expected_parts[] = {"the start-up's 1200 fine steps (2 steps of 200 and of 400 substeps",
                                           "86 times the run's 14 steps, on 5120001 grid points"};
     for (const std::string& expected : expected_parts)
         BOOST_CHECK_MESSAGE(warning.find(expected) != std::string::npos,
                             "expected the warning to contain '" << expected << "', got '" << warning << "'");
     s.startup_substeps = 4;  // 24 fine steps
-    BOOST_CHECK_MESSAGE(startup_warning(s, 1).empty(), "--startup-substeps 4: got '" << startup_warning(s, 1) << "'");
+    BOOST_CHECK_MESSAGE(startup_warning(s, 1, 1).empty(), "--startup-substeps 4: got '" << startup_warning(s, 1, 1) << "'");
     for (int K = 1; K <= 6; ++K) {
         SchemeSettings paper;
         paper.Ky = paper.Kz = K;
         paper.N = 16;
-        BOOST_CHECK_MESSAGE(startup_warning(paper, 1).empty(), "K = " << K << ", N = 16, T = 1: got '"
-                                                                       << startup_warning(paper, 1) << "'");
+        BOOST_CHECK_MESSAGE(startup_warning(paper, 1, 1).empty(), "K = " << K << ", N = 16, T = 1: got '"
+                                                                       << startup_warning(paper, 1, 1) << "'");
     }
 }
 
@@ -266,7 +271,8 @@ BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warne
     BOOST_TEST_MESSAGE("the kinked layer's rule gives CellGaussLegendreExpectation::nodes(v) increments, "
                        "10 ceil(8.5 sqrt(v) / dx) ceil(2 dx / sqrt(v)); ex3's grid (T = 0.33, R = 16) at K = 2, N = 16, "
                        "--grid-order 8 (M = 198502): 10 ceil(8.5 sqrt(2 dt) / dx) = 107090 nodes a point at the first "
-                       "main step, 5.2e10 evaluations with the start-up's reads, warned of; at the default order "
+                       "main step, 1.5e11 evaluations with the start-up's reads on its grid of 2 M intervals, warned of; at the "
+                       "default order "
                        "and in the paper's Table 8 (K <= 6, N <= 1024) not");
     for (const double dx : {1e-4, 0.01, 0.3})
         for (const double v : {1e-6, 1e-3, 0.04, 1.0}) {
@@ -282,11 +288,14 @@ BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warne
     const int M = space_intervals(2, 2, 16, 0.33, 16, 8);
     BOOST_CHECK_EQUAL(M, 2 * static_cast<int>(std::ceil(16 / std::pow(0.33 / 16, 9.0 / 4))));
     // the start-up's passes of S = max(4, ceil(sqrt(16 / 0.33) / 2)) = 4 and 2 S = 8 substeps, each reading the
-    // terminal layer in its first two fine steps
+    // terminal layer in its first two fine steps, on its grid of 2 M intervals (kinked data in 1D)
     const double dx = 32.0 / M, dt = 0.33 / 16, S = 4;
-    const auto nodes = [dx](double v) { return 10.0 * std::ceil(8.5 * std::sqrt(v) / dx); };  // 2 dx < sqrt(v)
-    const double expected = (M + 1.0) * (nodes(2 * dt) + nodes(dt / S) + nodes(2 * dt / S) + nodes(dt / (2 * S)) +
-                                         nodes(2 * dt / (2 * S)));
+    const auto nodes = [](double v, double h) { return 10.0 * std::ceil(8.5 * std::sqrt(v) / h); };  // 2 h < sqrt(v)
+    const double startup_dx = dx / 2;
+    const double expected =
+        (M + 1.0) * nodes(2 * dt, dx) + (2.0 * M + 1.0) * (nodes(dt / S, startup_dx) + nodes(2 * dt / S, startup_dx) +
+                                                           nodes(dt / (2 * S), startup_dx) +
+                                                           nodes(2 * dt / (2 * S), startup_dx));
     BOOST_CHECK_MESSAGE(std::fabs(kinked_rule_evaluations(s) - expected) <= 1e-12 * expected,
                         "expected " << expected << " evaluations, got " << kinked_rule_evaluations(s));
     const std::string warning = kinked_rule_warning(s);
