@@ -72,13 +72,11 @@ private:
                 if (const std::string kinked_reads = kinked_rule_warning(s_); !kinked_reads.empty())
                     s_.warn_before_run(kinked_reads);
         }
-        const GaussHermiteRule rule = gauss_hermite(s_.L);
-        std::vector<double> weights(rule.weights);
+        rule_ = gauss_hermite(s_.L);
+        std::vector<double> weights(rule_.weights);
         const double pi = 3.14159265358979323846;
         for (double& omega : weights) omega /= std::sqrt(pi);
-        host_nodes_ = rule.nodes;
-        host_weights_ = weights;
-        nodes_.assign(rule.nodes.begin(), rule.nodes.end());
+        nodes_.assign(rule_.nodes.begin(), rule_.nodes.end());
         weights_.assign(weights.begin(), weights.end());
         // rows k = 1..K of both weight tables, row k at offset k (K+1)
         std::vector<double>& gy = host_gamma_y_;
@@ -327,25 +325,35 @@ private:
         KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
                                             space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
         if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
+        using Rule = GaussHermiteOnGrid<typename Evaluator::Shift>;
+        const Rule smooth_rule{node_table(dt), s_.L, stage_};
+        constexpr bool kinked = has_terminal_kink<Problem>::value;
+        // the young layers' rule in 1D (in 2D every layer is read with L nodes a direction)
+        constexpr bool young_layers_read = kinked && d == 1;
+        const Rule young_rule = young_layers_read ? Rule{young_node_table(dt), young_rule_points(), stage_} : smooth_rule;
         const StepCoefficients<Evaluator> coefficients{ky,
                                                        kz,
                                                        raw(gamma_y_) + ky * (K_ + 1),
                                                        raw(gamma_z_) + kz * (K_ + 1),
-                                                       GaussHermiteOnGrid<typename Evaluator::Shift>{node_table(dt), s_.L, stage_},
+                                                       smooth_rule,
                                                        CellGaussLegendreExpectation{space_.dx()},
                                                        kink_line_rule,
-                                                       has_terminal_kink<Problem>::value ? terminal : -1};
+                                                       kinked ? terminal : -1,
+                                                       young_rule,
+                                                       young_layers_read ? K_ - 1 : 0};
         const int pass_start = phase_mark();
-        // the fused pass's steps that read the kinked terminal layer run as a kernel of their own (MultistepPointUpdate)
-        constexpr bool kinked = has_terminal_kink<Problem>::value;
         const int K = std::max(ky, kz);
         // n + K <= terminal (the main loop's n <= N - K, the start-up's K = min(taken, K_)): a step that reads the
         // kinked terminal layer reads it as its oldest, n + K, which is how the separable pass takes it (separable_pass)
         const bool reads_kinked = coefficients.kinked_layer >= 0 && n + K == coefficients.kinked_layer;
+        bool reads_young = false;
+        for (int j = 1; j <= K; ++j) reads_young = reads_young || coefficients.young(n + j);
+        // the fused pass's steps that read the kinked terminal layer or a young one run as a kernel of their own
+        // (MultistepPointUpdate)
         if (separable()) {
             separable_pass(ring, n, coefficients, dt, t_n);
             run_.separable_layers += K;
-        } else if (reads_kinked) {
+        } else if (reads_kinked || reads_young) {
             pass_of_points<kinked>(ring, n, coefficients, dt, t_n);
         } else {
             pass_of_points<false>(ring, n, coefficients, dt, t_n);
@@ -501,10 +509,28 @@ private:
     }
 
     // Node l of row j of the node table for steps of size dt: dW = sqrt(2 j dt) a_l (as GaussHermiteExpectation's
-    // sqrt(2 v)), omega_l / sqrt(pi) and the interpolation's shift of dW.
-    Node rule_node(double dt, int j, int l) const {
-        const double dW = std::sqrt(2.0 * (j * dt)) * host_nodes_[l];
-        return {dW, host_weights_[l], fitter_.evaluator().shift(dW)};
+    // sqrt(2 v)), omega_l / sqrt(pi) and the interpolation's shift of dW; of the rule `rule` (the L nodes', or the
+    // young layers' young_rule_points()).
+    Node rule_node(double dt, int j, int l, const GaussHermiteRule& rule) const {
+        const double dW = std::sqrt(2.0 * (j * dt)) * rule.nodes[l];
+        return {dW, rule.weights[l] / std::sqrt(3.14159265358979323846), fitter_.evaluator().shift(dW)};
+    }
+    Node rule_node(double dt, int j, int l) const { return rule_node(dt, j, l, rule_); }
+
+    // The nodes of the young layers' rule (StepCoefficients::young_rule): 2 L, at most the largest rule.
+    int young_rule_points() const { return std::min(2 * s_.L, gauss_hermite_max_points); }
+
+    // young_rule's table for steps of size dt, as node_table's: K rows of young_rule_points() nodes.
+    const Node* young_node_table(double dt) {
+        if (dt != young_node_table_dt_) {
+            if (young_rule_.nodes.empty()) young_rule_ = gauss_hermite(young_rule_points());
+            std::vector<Node> table;
+            for (int j = 1; j <= K_; ++j)
+                for (int l = 0; l < young_rule_points(); ++l) table.push_back(rule_node(dt, j, l, young_rule_));
+            young_node_table_.assign(table.begin(), table.end());
+            young_node_table_dt_ = dt;
+        }
+        return raw(young_node_table_);
     }
 
     // With settings.time_phases (bsde bench): a mark in the context's work (on cuda an event on the stream, so
@@ -755,10 +781,10 @@ private:
     Fitter fitter_;
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
     Vector separable_;  // the separable pass's workspace (SeparableWorkspace), where it runs
-    std::vector<double> host_nodes_, host_weights_;  // a_l, omega_l / sqrt(pi)
     std::vector<double> host_gamma_y_, host_gamma_z_;  // gamma_y_, gamma_z_ on the host
-    typename Context::template vector<Node> node_table_;
-    double node_table_dt_ = 0.0;  // the step size node_table_ was made for (0: none yet)
+    typename Context::template vector<Node> node_table_, young_node_table_;
+    double node_table_dt_ = 0.0, young_node_table_dt_ = 0.0;  // the step sizes the tables were made for (0: none yet)
+    GaussHermiteRule rule_, young_rule_;  // the L-point rule, young_rule_points()' (made when first needed)
     StageLayout stage_{0, 0};                    // the staged 2D pass's (choose_stage); stride 0: none
     std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
     typename Context::template vector<StepStatus> point_status_;  // status_depth() steps of grid points

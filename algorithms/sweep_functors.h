@@ -159,6 +159,17 @@ struct StepCoefficients {
     CellGaussLegendreExpectation kinked_rule;  // 1D
     KinkLineExpectation kink_line_rule;        // 2D
     int kinked_layer;  // the terminal layer when its data have a kink (read with the kinked rule), else -1
+    // 1D: the young layers, kinked_layer - young_layers .. kinked_layer - 1, are read with young_rule, Gauss-Hermite of
+    // twice the nodes (young_rule.L): a layer j steps from the kink is the kink smoothed over sqrt(j dt), and read at
+    // a variance up to K dt, where L nodes resolve it poorly (bs-call K = 5, N = 256, L = 32: y_0 off by 2.9e-9, 1e-12
+    // with 48 nodes). Their few reads make the cost negligible. 0 where there are none (smooth data, 2D: there 2 L
+    // nodes a direction in the separable pass took exchange's rho = -0.9 outlier from 7.7e-4 to 2e-5 but made
+    // Table 11's K = 3, N = 16 five times worse).
+    GaussHermiteOnGrid<typename Evaluator::Shift> young_rule;
+    int young_layers;
+    __host__ __device__ bool young(int layer) const {
+        return layer < kinked_layer && layer >= kinked_layer - young_layers;
+    }
 };
 
 // The driver at a fixed time t, f(t, ., ., .), as a functor of (w, y, z). A problem whose driver has factors
@@ -418,9 +429,13 @@ private:
                 return;
             }
         }
+        if constexpr (reads_kinked_layer && d == 1) {
+            if (c.young(n + j)) return c.young_rule(j, sink, lanes, nodes);
+        }
         c.smooth_rule(j, sink, lanes, nodes);
     }
     __host__ __device__ bool reads_kinked(int j) const { return reads_kinked_layer && n + j == c.kinked_layer; }
+    __host__ __device__ bool reads_young(int j) const { return reads_kinked_layer && d == 1 && c.young(n + j); }
 
     // Call g of P points per call: the points P g .. P g + P - 1, or at the grid's end the last P points, of which
     // it stores those from P g on.
@@ -439,13 +454,19 @@ private:
         // 1D: the lanes share the smooth layers' nodes in runs (LayerNodeShare), each lane taking only the layers its
         // run reaches, so that only the lanes that read layer n + 1 wait for the work before; 2D: every lane every
         // layer (the staged rule's schedule is the whole block's).
-        const bool kinked_read = reads_kinked_layer && c.kinked_layer > n && c.kinked_layer <= n + K;
-        const LayerNodeShare share = LayerNodeShare::of(lanes, K - (kinked_read ? 1 : 0), c.smooth_rule.L);
+        // (a young layer's nodes, young_rule's, are cut into one run per lane of their own)
+        int other_reads = 0;
+        for (int j = 1; j <= K; ++j) other_reads += reads_kinked(j) || reads_young(j);
+        const LayerNodeShare share = LayerNodeShare::of(lanes, K - other_reads, c.smooth_rule.L);
         PointSums sums[P];
         for (int j = K, smooth_read = 0; j >= 1; --j) {
-            NodeRun nodes;  // 1D: the lane's run of a smooth layer (the kinked layer's rule takes none); 2D: unused
+            NodeRun nodes;  // 1D: the lane's run of a smooth or young layer (the kinked layer's rule takes none); 2D: unused
             if constexpr (d == 1) {
-                if (!reads_kinked(j)) {
+                if (reads_young(j)) {
+                    const int L = c.young_rule.L;
+                    nodes = c.young_rule.run(j, {lanes.lane() * L / Lanes::size, (lanes.lane() + 1) * L / Lanes::size});
+                    if (nodes.empty()) continue;
+                } else if (!reads_kinked(j)) {
                     nodes = c.smooth_rule.run(j, share.of_layer(smooth_read++));  // its first cells before the set-up
                     if (nodes.empty()) continue;
                 }
