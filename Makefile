@@ -1,7 +1,7 @@
 # bsde: multistep BSDE solver. One binary with the cuda (nvcc), omp and serial (g++) backends.
 #   make            build bin/bsde and the test runner
-#   make run        the main job (see README)
-#   make test       every suite on every backend this machine can run
+#   make run        build bin/bsde only and run the main job (see README)
+#   make test       build both and run every suite on every backend this machine can run
 # Overrides: SMS=90 (GPU architectures), dbg=1, CUDA_HOME=..., BUILD=build, NVCC=...
 
 CUDA_HOME ?= /usr/local/cuda
@@ -108,7 +108,7 @@ $(BUILD)/%.o: %.cu | deps
 	@mkdir -p $(@D)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@
 
-run: all
+run: deps $(BSDE)
 	$(BSDE) solve --config data/run.ini
 
 test: all
