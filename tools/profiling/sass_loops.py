@@ -6,7 +6,7 @@ DSETP, ...) it prints the function, the loop's address range, the FP64 and other
 opcode (predicates and modifiers after the first dot dropped). Branches inside the loop are counted once, so code that
 a branch skips (an exp's slow path) counts as if it ran.
 
-usage: cuobjdump -sass BINARY | scripts/sass_loops.py [MIN_FP64]
+usage: cuobjdump -sass BINARY | tools/profiling/sass_loops.py [MIN_FP64]
 """
 import re
 import sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Split the 1D pass's time into what scales with the node evaluations, the point-layers and the steps.
 
-Reads a bench.csv of cuda runs of one 1D problem at several L and K (scripts/device_issue7.sh split) and fits,
+Reads a bench.csv of cuda runs of one 1D problem at several L and K (tools/profiling/bench_experiments.sh split) and fits,
 by least squares over the runs,
 
     pass seconds = a x node evaluations + b x point-layers + c x steps,
@@ -13,7 +13,7 @@ measured) is how far the node loop runs from its floor; b and c are the work tha
 Then, per run, the model's time, the pass/floor split into these parts, and how fast the node loop would have to run (a over the floor)
 for the pass to be within 2x of its floor with b and c as they are.
 
-usage: scripts/pass_split.py bench.csv
+usage: tools/profiling/pass_split.py bench.csv
 """
 import csv
 import sys

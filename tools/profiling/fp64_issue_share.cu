@@ -1,15 +1,15 @@
 // Whether instructions of other pipes take FP64 multiply-add throughput: the question behind the 1D pass's node loop,
-// which issues about 95 non-FP64 instructions (loads, integer address work, moves) beside about 70 FP64 ones a pair of
-// nodes (docs/performance.md, entries 22 and 43). If the SM schedulers issue other instructions in the cycles a warp's
-// DFMA leaves them (16 FP64 lanes a scheduler: 2 cycles a warp instruction), those cost the FP64 rate nothing up to one
-// a DFMA; if each takes a cycle from the FP64 pipe, the rate falls as 2 / (2 + k / 8) with k of them a round of 8 DFMA.
+// which issues more non-FP64 instructions (loads, integer address work, moves) than FP64 ones (sass_loops.py counts
+// them). If the SM schedulers issue other instructions in the cycles a warp's DFMA leaves them (16 FP64 lanes a
+// scheduler: 2 cycles a warp instruction), those cost the FP64 rate nothing up to one a DFMA; if each takes a cycle
+// from the FP64 pipe, the rate falls as 2 / (2 + k / 8) with k of them a round of 8 DFMA.
 // Every thread of 8 blocks of 256 on every SM runs 8 independent chains x <- x a + b and, each round, k integer
 // multiply-adds (IMAD) or k xors (LOP3, the ALU) over 4 integer chains, each reading the next; a, b and the
 // multiplier are kernel arguments. Printed: the FP64 rate and the time over the k = 0 time. The xors are linear, so
 // ptxas folds a round's into fewer 3-input LOP3 (k = 2 into none): count the loop's instructions in the SASS before
-// reading an "alu" row, as docs/results/2026-11-22-session29/README.md (issue_share/) does.
-// Build (here): nvcc -O3 -arch=sm_90 scripts/issue_share.cu -o build/bin/issue_share
-// Run: build/bin/issue_share (and cuobjdump -sass build/bin/issue_share to count the loop's instructions)
+// reading an "alu" row.
+// Build: nvcc -O3 -arch=sm_90 tools/profiling/fp64_issue_share.cu -o build/bin/fp64_issue_share
+// Run: build/bin/fp64_issue_share (and cuobjdump -sass build/bin/fp64_issue_share to count the loop's instructions)
 #include <cstdio>
 
 #include "launch_timing.cuh"

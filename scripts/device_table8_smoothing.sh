@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU host: the full test runner, then the Black-Scholes call at the paper's Table 8 sizes on cuda
 # with each smoothing, and on omp with the default, with the paper's mu = 0.05 and R = 16 (data/table8_ex3.ini). Logs
-# under $OUT (or ./out).
+# under $OUT (or ./out). usage: scripts/device_table8_smoothing.sh (after make)
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Kernel durations from Nsight Compute's text output (ncu --metrics gpu__time_duration.sum, e.g. of
-scripts/kernels_once.sh): the number of kernels and their total, the totals per kind of kernel (longest first), then
+kernel_durations.sh): the number of kernels and their total, the totals per kind of kernel (longest first), then
 the duration of each kernel whose name contains any of the further arguments.
 
-usage: scripts/ncu_durations.py NCU_OUTPUT [NAME ...]
+usage: tools/profiling/ncu_durations.py NCU_OUTPUT [NAME ...]
 """
 import collections
 import re

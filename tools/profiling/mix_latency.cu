@@ -1,10 +1,10 @@
 // How far from its floor a node's arithmetic alone runs with few warps and few independent chains: the question
-// behind the 1D pass's distance to its floor (docs/performance.md, entry 42). ex2's pass runs 16 warps an SM (two
+// behind the 1D pass's distance to its floor. ex2's pass runs 16 warps an SM (two
 // blocks of 256 at 127 registers) with about two evaluations in flight a thread (a pair of points). Here every
 // thread runs `chains` independent chains of rounds of one exp and 16 multiply-adds (about ex2's node: one exp,
 // 33 flops), no loads, with 1, 2, 4 or 8 blocks of 256 threads on each SM, and each time is read against the floor
 // of the rates `bsde bench` measures, measured here the same way (8 blocks an SM, 8 chains of one operation a thread).
-// Build (here): nvcc -O3 -arch=sm_90 scripts/mix_latency.cu -o build/bin/mix_latency
+// Build: nvcc -O3 -arch=sm_90 tools/profiling/mix_latency.cu -o build/bin/mix_latency
 // Run: build/bin/mix_latency
 #include <cstdio>
 
@@ -16,8 +16,8 @@ constexpr int block_threads = 256;
 
 enum class Round { multiply_add, exp, mix };
 
-// a and b are the kernel's arguments: as compile-time constants the multiply-adds ran at 31.1 TFLOP/s, against 33.0
-// with arguments (bsde bench's kernels).
+// a and b are the kernel's arguments, as in the kernels with which bsde bench measures its ceilings: compile-time
+// constants give the compiler other code, and so another rate.
 template <Round round>
 __device__ double step(double x, double a, double b) {
     if (round == Round::multiply_add) return fma(x, a, b);

@@ -5,7 +5,7 @@
 # spill, load-instruction, wavefront and L2 and DRAM byte counts below; one ncu_<binary>[_<kernel>].txt each under
 # $OUT (or ./out) and a summary on stdout.
 # usage: [NCU_CASE="--problem ex5 --K 6 --N 64"] [NCU_KERNEL=regex] [NCU_SKIP=90] [NCU_CACHE=none]
-#        scripts/device_ncu_pass.sh BINARY...
+#        tools/profiling/ncu_kernel.sh BINARY...
 #   (NCU_KERNEL: a regular expression for the kernel's demangled name, e.g. SeparableAxis1Sums, which names the
 #   output ncu_<binary>_<kernel>.txt; NCU_SKIP: its launches skipped first, with the defaults a main step near the end
 #   of ex5's sweep; NCU_CACHE=none leaves the caches as the kernels before left them, for a kernel that reads what

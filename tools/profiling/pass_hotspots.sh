@@ -3,7 +3,7 @@
 # left alone, full set) on one pass kernel of a main step of ex2 (K = 6, N = 1024); its SASS with the warp
 # stall samples and executed instructions per instruction (the source page), summarised: the instructions
 # with most samples, and samples and executed instructions per opcode.
-# usage: scripts/device_hotspots.sh (after make); outputs under $OUT (or ./out)
+# usage: tools/profiling/pass_hotspots.sh (after make); outputs under $OUT (or ./out)
 out=${OUT:-out}; mkdir -p "$out"
 bsde=${BSDE:-build/bin/bsde}
 ncu --clock-control none --kernel-name-base demangled --kernel-name regex:MultistepPointUpdate --launch-skip 100 \

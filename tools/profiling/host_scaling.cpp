@@ -1,12 +1,12 @@
 // The host's own ceiling for omp's scaling: how much faster all cores run perfectly parallel FP64 work than one
 // core runs the same work, with no memory traffic and nothing shared. bsde's omp backend cannot scale better than
-// this over its serial backend; issue 7 asks for 70 % of linear (docs/performance.md, entry 20).
+// this over its serial backend.
 //
 // Work: per item a chain of `rounds` times x <- fma(x, a, b) and exp(-x) (FP64, as a node of ex2's pass does one
 // exp and some multiply-adds), 'items' items per step, split among the threads by
 // `#pragma omp parallel for schedule(dynamic, 16)` as the pass is (src/backend_omp.cpp), `steps` steps (one
 // parallel region each, as a backward step). The same work on one thread first, then on all.
-// Build (here, no Boost): g++ -O3 -fopenmp -static scripts/host_scaling.cpp -o build/bin/host_scaling
+// Build (no Boost): g++ -O3 -fopenmp -static tools/profiling/host_scaling.cpp -o build/bin/host_scaling
 // Run: build/bin/host_scaling [items per step = 8192] [steps = 300] [rounds = 64]
 #include <omp.h>
 

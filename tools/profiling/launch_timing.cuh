@@ -1,5 +1,5 @@
-// What the research scripts that time kernels share (mix_latency.cu, issue_share.cu): a status check that names the
-// file, line and reason, the time of one launch as bsde bench measures its ceilings, and the device.
+// What the programs here that time kernels share (mix_latency.cu, fp64_issue_share.cu): a status check that names
+// the file, line and reason, the time of one launch as bsde bench measures its ceilings, and the device.
 #pragma once
 #include <cuda_runtime.h>
 
