@@ -7,6 +7,7 @@
 
 #include "../algorithms/errors.h"
 #include "../algorithms/problem_grid_checks.h"
+#include "problem_interface.h"
 #include "problem_list.h"
 
 namespace bsde {
@@ -41,23 +42,29 @@ constexpr auto spot_domain_of() -> SpotDomain (*)(const SchemeSettings&, const s
         return nullptr;
 }
 
+// A problem's entry, once the build has checked its interface (problem_interface.h).
+template <class P>
+ProblemInfo problem_info() {
+    static_assert(check_problem_interface<P>());
+    return ProblemInfo{P::name,
+                       P::alias,
+                       P::description,
+                       P::dimension,
+                       P::default_T,
+                       P::default_R,
+                       P::default_L,
+                       has_terminal_kink<P>::value,
+                       declared_parameters<P>(),
+                       driver_z_advice<P>(),
+                       &constructed_driver_z_gradient<P>,
+                       &constructed_grid_check<P>,
+                       spot_domain_of<P>()};
+}
+
 }  // namespace
 
 const std::vector<ProblemInfo>& problem_infos() {
-#define BSDE_PROBLEM_INFO(P) \
-    ProblemInfo{P::name,                                                                                 \
-                P::alias,                                                                                \
-                P::description,                                                                          \
-                P::dimension,                                                                            \
-                P::default_T,                                                                            \
-                P::default_R,                                                                            \
-                P::default_L,                                                                            \
-                has_terminal_kink<P>::value,                                                             \
-                declared_parameters<P>(),                                                                \
-                driver_z_advice<P>(),                                                                    \
-                &constructed_driver_z_gradient<P>,                                                       \
-                &constructed_grid_check<P>,                                                              \
-                spot_domain_of<P>()},
+#define BSDE_PROBLEM_INFO(P) problem_info<P>(),
     static const std::vector<ProblemInfo> infos = [] {
         std::vector<ProblemInfo> listed{BSDE_PROBLEMS(BSDE_PROBLEM_INFO)};
         check_problem_definitions(listed);

@@ -16,6 +16,8 @@
 #include "../algorithms/grid.h"
 #include "../problems/black_scholes_option.h"
 #include "../problems/exchange_option.h"
+#include "../problems/logistic_bsde.h"
+#include "../problems/problem_interface.h"
 #include "../problems/registry.h"
 #include "cli_support.h"
 #include "test_support.h"
@@ -354,6 +356,45 @@ std::pair<std::string, int> definition_error(const Check& check) {
         return {e.what(), e.exit_code()};
     }
     return {"no error", 0};
+}
+
+// A 2D problem missing its gradient of g and its driver, and whose exact z is missing though it claims a solution.
+struct incomplete_problem {
+    static constexpr const char *name = "incomplete", *alias = "inc", *description = "lacks members";
+    static constexpr int dimension = 2;
+    static constexpr bool has_exact_solution = true;
+    static constexpr double default_T = 1.0, default_R = 8.0;
+    static constexpr int default_L = 8;
+    incomplete_problem(double, const ProblemParameters&) {}
+    double terminal_y(Vec2) const { return 0.0; }
+    double exact_y(double, Vec2) const { return 0.0; }
+};
+
+BOOST_AUTO_TEST_CASE(the_problem_interface_names_what_a_problem_lacks) {
+    BOOST_TEST_MESSAGE("problem_interface.h's checks, which check_problem_interface turns into static_asserts: "
+                       "logistic_bsde (ex1) has every required member; a 2D problem with terminal_y and exact_y "
+                       "only lacks terminal_z, the driver and exact_z; a 1D reading of it lacks terminal_y too");
+    namespace pi = problem_interface;
+    const std::pair<const char*, bool> checks[] = {
+        {"ex1: names", pi::has_names<logistic_bsde>::value},
+        {"ex1: dimension", pi::has_dimension<logistic_bsde>::value},
+        {"ex1: defaults", pi::has_defaults<logistic_bsde>::value},
+        {"ex1: terminal_y", pi::has_terminal_y<logistic_bsde, 1>::value},
+        {"ex1: terminal_z", pi::has_terminal_z<logistic_bsde, 1>::value},
+        {"ex1: driver", pi::has_driver<logistic_bsde, 1>::value},
+        {"ex1: exact_y and exact_z", pi::has_exact<logistic_bsde, 1>::value},
+        {"incomplete: names", pi::has_names<incomplete_problem>::value},
+        {"incomplete: dimension", pi::has_dimension<incomplete_problem>::value},
+        {"incomplete: defaults", pi::has_defaults<incomplete_problem>::value},
+        {"incomplete: terminal_y", pi::has_terminal_y<incomplete_problem, 2>::value},
+        {"incomplete: terminal_z absent", !pi::has_terminal_z<incomplete_problem, 2>::value},
+        {"incomplete: driver absent", !pi::has_driver<incomplete_problem, 2>::value},
+        {"incomplete: exact_z absent", !pi::has_exact<incomplete_problem, 2>::value},
+        {"incomplete, in 1D: terminal_y absent", !pi::has_terminal_y<incomplete_problem, 1>::value},
+        {"reads_undeclared: names absent", !pi::has_names<reads_undeclared>::value},
+    };
+    for (const auto& [what, holds] : checks) BOOST_CHECK_MESSAGE(holds, what << ": expected true, got false");
+    BOOST_CHECK(check_problem_interface<logistic_bsde>());
 }
 
 BOOST_AUTO_TEST_CASE(problem_definitions_are_checked) {
