@@ -21,10 +21,7 @@ set -uo pipefail
 out=${OUT:-out}
 bsde=${BSDE:-build/bin/bsde}
 mkdir -p "$out"
-{
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  "$bsde" --version  # the commit the binary was built from (the host's copy of .git may be stale)
-} > "$out/device.txt"
+scripts/device_info.sh "$bsde" > "$out/device.txt"
 for stage in "$@"; do
   case $stage in
     tests)

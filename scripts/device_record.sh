@@ -11,7 +11,7 @@ out=${OUT:-out}
 bsde=${BSDE:-build/bin/bsde}
 max=${MAX_SECONDS:-20}
 mkdir -p "$out"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; "$bsde" --version; } > "$out/device.txt"
+scripts/device_info.sh "$bsde" > "$out/device.txt"
 study() {  # name, then bsde study options
   local name=$1
   shift

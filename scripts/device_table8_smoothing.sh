@@ -5,7 +5,7 @@
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; build/bin/bsde --version; } | tee "$out/device.txt"
+scripts/device_info.sh | tee "$out/device.txt"
 build/bin/bsde_tests 2>&1 | tee "$out/tests.log" | tail -3
 for smoothing in kreiss4 kreiss2 none; do
   scripts/solve_table.sh ex3 "1 2 3 4 5 6" "32 64 128 256" --backend cuda --smoothing $smoothing --mu 0.05 --R 16 \

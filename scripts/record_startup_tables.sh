@@ -10,7 +10,7 @@ out=${OUT:-out}
 bsde=${BSDE:-build/bin/bsde}
 dir=$out/startup_tables
 mkdir -p "$dir"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; "$bsde" --version; } > "$dir/device.txt"
+scripts/device_info.sh "$bsde" > "$dir/device.txt"
 for table in table4_ex1 table5_ex2 table8_ex3 table9_ex4 table11_ex5; do
   for startup in multistep exact; do
     "$bsde" study --config "data/$table.ini" --startup "$startup" --backends cuda --out "$dir/${table}_$startup" \
