@@ -550,11 +550,11 @@ private:
     }
 
     // Steps whose grid points' statuses are kept (point_status_) before they are reduced to one status per step
-    // in one launch (and before each check). In 1D, 32 (24 bytes per point and step, 3.4x the ring of K = 6): on
-    // cuda a reduction is a launch of about 5 us (an H200), as long as the 1D fit; 32 steps per launch instead of
-    // K + 1 took ex2 K = 6, N = 1024 from 0.0708 to 0.0685 s and K = 3, N = 256 from 0.00512 to 0.00468 s
-    // (docs/performance.md, entry 15). In 2D, 1: the pass takes milliseconds there. Fewer where 32 steps of grid
-    // points would pass the 32-bit offsets of the reduction's segments (M + 1 above 67 million).
+    // in one launch (and before each check).
+    // 1D: 32 (24 bytes per point and step, 3.4x the ring of K = 6): on cuda a reduction is a launch as long as the 1D
+    // fit, so 32 steps share one (docs/performance.md, "The status reduction"). Fewer where 32 steps of grid points
+    // would pass the 32-bit offsets of the reduction's segments (M + 1 above 67 million).
+    // 2D: 1, since the pass takes milliseconds there.
     int status_depth() const { return d == 1 ? std::min(32, INT_MAX / points_) : 1; }
 
     // The statuses of the steps since the last reduction: status_[step] = CombineStepStatus over the grid points.
@@ -710,14 +710,8 @@ private:
     // lanes_per_point on cuda, one on the host, lanes.h), make the most threads within the threads the context runs at
     // once (on cuda a wave of the pass, on the host its threads); a P within 1/16 of the most counts as equal, and of
     // equals the largest P is taken, since P points share a node's loads (2 P + 2 entries of each function's arrays for
-    // P points, against 4 for each) and no second wave is started; where no P fits, pairs. On an H100, ex2 K = 6, every
-    // P and lanes forced (docs/performance.md, entry 23): N = 1024 (32769 points) pairs with 4 lanes (65540 threads,
-    // 0.0492 s; single points with 2 lanes 0.0536 s, threes with 4 lanes 0.0641 s); N = 768 threes with 8 lanes (65544
-    // threads) 0.0320 s against pairs with 4 (49156) 0.0374 s; N = 640 threes with 8 (54616) 0.0269 s against pairs
-    // with 4 (40964) 0.0312 s and with 8 (81928, two waves) 0.0332 s; N = 512 pairs with 8 0.0166 s against single
-    // points with 4 0.0172 s; N = 256 single points with 8 (65544) 0.0065 s, pairs with 8 0.0085 s. On the host the
-    // threads are few, so it is pairs (on one core of the development machine ex2 K = 6, N = 192 12 % faster than
-    // single points, entry 19) unless a grid has at most three points per thread.
+    // P points, against 4 for each) and no second wave is started; where no P fits, pairs. On the host the threads are
+    // few, so it is pairs unless a grid has at most three points per thread (docs/performance.md, "Points per call").
     int points_per_call() const {
         if constexpr (!runs_possible) {
             return 1;
@@ -739,32 +733,26 @@ private:
 
     // Most threads per call (a grid point or a run of them, points_per_call) in the fused pass on cuda (lanes.h; the
     // context takes the most that fit in one wave of the device, for_each_group). In 1D the grid alone
-    // (M + 1 = 32769 points for ex2 at N = 1024) gives an H200's 132 SMs only 8 warps each, too few to hide the
-    // latency of the K L dependent node evaluations per point; with G lanes each lane takes K L / G of them (on an
-    // H200, ex2 at K = 6, N = 1024: 0.298 s with one lane, 0.194 s with 8 lanes in a warp, 0.260 s with 32). In 2D
-    // the (M+1)^2 points are enough.
+    // (M + 1 = 32769 points for ex2 at N = 1024) gives 132 SMs only 8 warps each, too few to hide the latency of
+    // the K L dependent node evaluations per point; with G lanes each lane takes K L / G of them (of 1, 8 and 32
+    // lanes, 8 in a warp ran fastest; docs/performance.md, "Lanes per point"). In 2D the (M+1)^2 points are enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
     // Lanes per point and blocks per SM of the kinked layer's band in the separable pass (SeparableKinkBandSums; on
     // cuda, in as many waves as the band's points take): each lane takes every eighth node across the line and all L
-    // along it. On an H100 ex5 K = 6, N = 64 0.2017-0.2028 s with one lane and 4 blocks (64 registers; what
-    // for_each_group's one wave gives), 0.1898 s with 4 lanes and 3 blocks (80 registers), 0.1891 s with 8 and 3,
-    // 0.1901 s with 4 and 2 (docs/performance.md, entry 37).
+    // along it: 8 lanes and 3 blocks (80 registers) ran fastest of the shapes tried (docs/performance.md,
+    // "The separable 2D pass").
     static constexpr int kink_band_lanes = 8, kink_band_blocks_per_sm = 3;
-    // Blocks per SM of the separable pass's axis-1 and axis-2 sums (on cuda; one thread per visit): on an H100 ex5
-    // K = 6, N = 64 0.1616-0.1628 s as thrust::for_each's (128 and 64 registers), 0.1551-0.1557 s with the axis-1 sums
-    // at 2 blocks (128 registers; 3: 0.1612-0.162 s, 4: 0.1842 s), then 0.1472-0.1475 s with the axis-2 sums at 4
-    // (64 registers; 3: 0.1479 s, 2: 0.1481 s); ex4 K = 3, N = 32 0.0138 -> 0.0127 -> 0.0125 s (docs/performance.md,
-    // entry 37).
+    // Blocks per SM of the separable pass's axis-1 and axis-2 sums (on cuda; one thread per visit): the axis-1 sums
+    // at 2 (128 registers), the axis-2 sums at 4 (64 registers), each the fastest of 2, 3 and 4 blocks
+    // (docs/performance.md, "Registers and warps per SM").
     static constexpr int axis1_blocks_per_sm = 2, axis2_blocks_per_sm = 4;
     // Whether a call of the pass may take several neighbouring grid points (points_per_call).
     static constexpr bool runs_possible = MultistepPointUpdate<Problem, Evaluator>::runs_possible;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
     // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single point:
-    // the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp: on an H200 ex2 K = 6, N = 1024 0.0822 ->
-    // 0.0708 s against 3 blocks (80 registers) with one node at a time (which spilled when unrolled;
-    // docs/performance.md, entry 14); in 2D 4 blocks (64 registers, with the kinked rule's steps in a kernel of their
-    // own): on an H100 ex5 K = 6, N = 64 0.438 -> 0.427 s and ex4 K = 3, N = 32 0.0305 -> 0.0281 s against 3 blocks (80
-    // registers), 0.506 s with 2 (docs/performance.md, entry 21).
+    // the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp, faster than 3 blocks (80 registers)
+    // with one node at a time (which spilled when unrolled); in 2D 4 blocks (64 registers, with the kinked rule's steps
+    // in a kernel of their own), faster than 3 or 2 (docs/performance.md, "Registers and warps per SM").
     static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;

@@ -102,20 +102,19 @@ struct BlockLanes {
 
 // Where all blocks of a launch run at once (one wave), their points are taken from both ends of the range inwards:
 // block b takes the (b / 2)-th block of points from the front (b even) or from the back (b odd). The GPU starts the
-// blocks in the order of their index (1.6 us from the first to the last of the 257 blocks of ex2's pass at K = 6,
-// N = 1024 on an H100), and the points at the ends of a 1D grid carry the most work (their nodes move past the grid's
-// ends), so the ends start first. With more blocks than a wave, the blocks keep their order, so that the blocks
-// running at once read neighbouring data (the 2D pass, in that order 3-4 % faster; docs/performance.md, entry 20).
+// blocks in the order of their index, and the points at the ends of a 1D grid carry the most work (their nodes move
+// past the grid's ends), so the ends start first. With more blocks than a wave, the blocks keep their order, so that
+// the blocks running at once read neighbouring data (docs/performance.md, "The grid's ends").
 __device__ inline int block_from_the_ends(int b, int blocks) { return b % 2 == 0 ? b / 2 : blocks - 1 - b / 2; }
 
-// body(i, BlockLanes<G>) for the grid points i = 0..count-1, registers capped so that blocks_per_sm blocks
-// fit on an SM (4: 64 registers, 3: 80, 2: 128; the caller's choice, docs/performance.md). Each block lets the
-// next work on the stream start, where that work was launched to overlap this one (awaits_previous_work, lanes.h:
-// it waits for this kernel's end before it reads what this kernel writes): at once, or where the body itself
-// awaits previous work, once it has waited (BlockLanes::wait_for_previous_work). Otherwise a chain of such
-// kernels could run ahead of its own inputs: with pass, fit and pass overlapped, the second pass read the layer the
-// fit before the first pass wrote while that fit still ran (small grids on an H200, found by the cuda suites;
-// docs/performance.md, entry 29). ends_first: block_from_the_ends.
+// body(i, BlockLanes<G>) for the grid points i = 0..count-1, registers capped so that blocks_per_sm blocks fit on an SM
+// (4: 64 registers, 3: 80, 2: 128; the caller's choice, docs/performance.md, "Registers and warps per SM"). Each block
+// lets the next work on the stream start, where that work was launched to overlap this one (awaits_previous_work,
+// lanes.h: it waits for this kernel's end before it reads what this kernel writes): at once, or where the body itself
+// awaits previous work, once it has waited (BlockLanes::wait_for_previous_work). Otherwise a chain of such kernels
+// could run ahead of its own inputs: with pass, fit and pass overlapped, the second pass could read the layer the fit
+// before the first pass writes while that fit still runs (on grids too small to fill the GPU; docs/performance.md,
+// "Overlapped launches"). ends_first: block_from_the_ends.
 template <int G, int blocks_per_sm, class Body>
 __global__ void __launch_bounds__(group_block_threads, blocks_per_sm)
     for_each_group_kernel(int count, bool ends_first, Body body) {
@@ -159,14 +158,10 @@ public:
                            int m, int count);
 
     // body(i, lanes) for i = 0..count-1, enqueued on the stream, blocks_per_sm blocks of 256 threads on an SM (the
-    // registers capped accordingly), with the most lanes per point (a power of two up to max_lanes, at least one)
-    // whose threads still fit in one wave, the threads that run at once (its blocks on every SM): a second wave, even
-    // a partly filled one, costs about as long as the first. On an H100, ex2 K = 6 (192 nodes a point and step) with
-    // 8, 4, 2 lanes: N = 512 (16385 points) 0.0230, 0.0193, 0.0323 s; N = 768 0.0481, 0.0510, 0.0468 s; N = 1024
-    // 0.0816, 0.0689, 0.0624 s (one lane: 0.1255 s); K = 3, N = 256 (8193 points) 0.0041 s with 8 against 0.0054 s
-    // with 4: each time this choice, or within 1 % of the best (N = 640: 0.0399 s with its 2 lanes, 0.0396 s with 8)
-    // (docs/performance.md, entries 17 and 30). A block's stage (BlockLanes::staged) takes stage_doubles doubles of
-    // shared memory (at most stage_bytes_per_block()).
+    // registers capped accordingly), with the most lanes per point (a power of two up to max_lanes, at least one) whose
+    // threads still fit in one wave, the threads that run at once (its blocks on every SM): a second wave, even a
+    // partly filled one, costs about as long as the first (docs/performance.md, "Lanes per point"). A block's stage
+    // (BlockLanes::staged) takes stage_doubles doubles of shared memory (at most stage_bytes_per_block()).
     template <int max_lanes, int blocks_per_sm, class Body>
     void for_each_group(int count, const Body& body, int stage_doubles = 0) {
         if (count == 0) return;

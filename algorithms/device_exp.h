@@ -2,8 +2,7 @@
 //
 // Why: CUDA's exp keeps a second path for large |x| behind a branch, and in ex2's fused pass (one exp per node,
 // inside the node loop) that branch, its reconvergence and the constants rebuilt around it cost more than the
-// arithmetic: with this exp ex2 K = 6 runs 3.2 % faster at N = 1024 and 5.5-7 % at N = 640-768 on an H100
-// (docs/performance.md, entry 44, where the constants read from __constant__ memory instead gained nothing).
+// arithmetic (docs/performance.md, "The driver's exp").
 //
 // How (the textbook reduction, coefficients computed for this file):
 //   x clamped to [-746, 710] (beyond, e^x rounds to 0 or overflows; NaN passes the comparisons unchanged);

@@ -51,8 +51,7 @@ struct GaussHermiteExpectation {
 
 // The nodes begin..end-1 of one layer of a 1D rule that a lane takes (LayerNodeShare), and the cells of the first,
 // which the caller reads before the layer's set-up (the driver's factors of t, the sinks), so that on the GPU the load
-// overlaps that work instead of heading the first node's chain (read inside the rule, its wait was 2 % of the stall
-// samples of ex2's pass; docs/performance.md, entry 28).
+// overlaps that work instead of heading the first node's chain (docs/performance.md, "Each thread's fixed work").
 struct NodeRun {
     int begin = 0, end = 0;
     int first_cells = 0;
@@ -61,11 +60,10 @@ struct NodeRun {
 
 // How the lanes of a 1D point share the nodes of the smooth layers a call reads: the layers' L nodes each, in the
 // order the layers are read, cut into one run of consecutive nodes per lane, lane r taking the r-th. A lane then sets
-// up and starts only the layers its run reaches (with K = 6, L = 32 and 4 lanes two layers each, where each lane
-// took every fourth node of all six before): each layer's start and end in a thread, the driver's factors of t and
-// the first node's exposed loads, come at most K + G - 1 times a point instead of K G times (docs/performance.md,
-// entry 31: ex2 K = 6, N = 1024 -0.9 %, N = 512 -4.8 %). With one lane the run is every node of every layer, in the
-// rule's order.
+// up and starts only the layers its run reaches (with K = 6, L = 32 and 4 lanes two layers each): each layer's start
+// and end in a thread, the driver's factors of t and the first node's exposed loads, come at most K + G - 1 times a
+// point instead of K G times (docs/performance.md, "Each thread's fixed work"). With one lane the run is every node
+// of every layer, in the rule's order.
 struct LayerNodeShare {
     int first, last;  // the lane's nodes first..last-1 in the sequence of the layers' nodes
     int L;
@@ -110,10 +108,10 @@ struct GaussHermiteOnGrid {
         const AxisNode<Shift>* row = table + (j - 1) * L;
         if constexpr (Sink::dimension == 1) {
             // Each node's cells are read one iteration ahead, so that they are at hand when the stencil's loads
-            // are issued (on the GPU a dependent cache round trip less per node: on an H200 ex2 K = 6 ran 1-2 %
-            // faster, K = 3, N = 256 4 %), and the loop of a single point is unrolled by two (one node at a time for
-            // several points), so that a GPU thread has at least two evaluations' loads and exp in flight
-            // (BackwardSweep::pass_blocks_per_sm; docs/performance.md, entry 14).
+            // are issued (on the GPU a dependent cache round trip less per node), and the loop of a single point is
+            // unrolled by two (one node at a time for several points), so that a GPU thread has at least two
+            // evaluations' loads and exp in flight (BackwardSweep::pass_blocks_per_sm; docs/performance.md,
+            // "Registers and warps per SM").
             int next_cells = nodes.first_cells;
             BSDE_DEVICE_UNROLL((Sink::points == 1 ? 2 : 1))
             for (int l = nodes.begin; l < nodes.end; ++l) {
@@ -217,11 +215,10 @@ struct GaussLegendre16 {
 // fine; more for K = 1, 2, whose grids are coarse and cheap), only at the points whose band reaches into
 // [-8.5 sd, 8.5 sd] (a fifth to a quarter of the grid at N = 64); elsewhere the layer is smooth wherever
 // the Gaussian has mass, and the plain tensor rule (L^2 nodes) is used. Only the K + 1 steps that read the
-// terminal layer (K fine steps of the start-up, the first main step) use the rule: on an H200 the sweep
-// takes 1% (K = 3, N = 64) to 4% (K = 3, N = 32) longer than with the tensor rule everywhere. With the
-// tensor rule on the smoothed terminal layer, Example 5's y errors (K = 3, N = 8, 16, 32, 64) go
-// 4.2e-4, 8.2e-6, 1.2e-5, 1.4e-7; with this rule 1.2e-4, 8.2e-6, 6.2e-7, 6.1e-8 (z: 7.4e-4, 1.5e-5,
-// 5.7e-6, 3.1e-7 against 1.6e-4, 1.8e-5, 2.1e-6, 2.9e-7).
+// terminal layer (K fine steps of the start-up, the first main step) use the rule, which costs the sweep
+// little against the tensor rule everywhere. With the tensor rule on the smoothed terminal layer, Example 5's
+// y errors (K = 3, N = 8, 16, 32, 64) go 4.2e-4, 8.2e-6, 1.2e-5, 1.4e-7; with this rule 1.2e-4, 8.2e-6,
+// 6.2e-7, 6.1e-8 (z: 7.4e-4, 1.5e-5, 5.7e-6, 3.1e-7 against 1.6e-4, 1.8e-5, 2.1e-6, 2.9e-7).
 struct KinkLineExpectation {
     const double* nodes;    // a_l
     const double* weights;  // omega_l / sqrt(pi)

@@ -2,8 +2,8 @@
 //   tridiagonal:  one batched tridiagonal solve (Thomas on the host, cuSPARSE gtsv2_nopivot on cuda), then
 //                 the not-a-knot ends;
 //   inverse_band: one pass m = Q r over points x columns with the band of Q = (ends) A^{-1}
-//                 (spline_inverse_band.h), no solve: on the GPU the solve is latency bound (~67 us for
-//                 m = 32769) while the band pass is a plain streaming kernel. Equal to rounding.
+//                 (spline_inverse_band.h), no solve: on the GPU the solve is latency bound while the band
+//                 pass is a plain streaming kernel. Equal to rounding.
 // automatic: inverse_band when Context::runs_on_gpu, else tridiagonal (O(M) and cheapest on a CPU).
 #pragma once
 #include <algorithm>
@@ -67,12 +67,11 @@ public:
 
 private:
     // Lanes per moment on cuda, at most (spline_inverse_band.h; the context takes the most whose threads fit in
-    // one wave). On an H200, one thread per moment took 17 us per ex2 fit (M = 32768, 2 columns).
+    // one wave): a 1D fit's 2 (M+1) moments are too few threads to hide the latency of their 2W+1 terms alone
+    // (docs/performance.md, "The spline moments by the inverse band").
     static constexpr int inverse_band_lanes = 8;
-    // Blocks of the fit on an SM of a GPU (registers capped at 64; it takes 56), its lanes then fitting in one wave,
-    // rather than the fewest lanes that filled a wave at 3 blocks: on an H200 ex2 K = 6, N = 640 (40962 entries:
-    // 1.6 waves of 4 lanes before, 0.6 of 2 now) -3.8 %, the other bench sizes, 1D and 2D, within 1 %
-    // (docs/performance.md, entry 30).
+    // Blocks of the fit on an SM of a GPU (registers capped at 64; it takes 56), its lanes then fitting in one wave
+    // rather than the fewest lanes that fill a wave at 3 blocks (docs/performance.md, "Registers and warps per SM").
     static constexpr int inverse_band_blocks_per_sm = 4;
 
     Context& context_;

@@ -32,7 +32,7 @@
 // Each column's forward sweep is zero above row j and below shrinks by ~rho a row until it underflows to
 // exactly 0 (~570 rows); the back substitution starts there, where the full solve's x is exactly 0 too,
 // so every column equals the full O(M) solve bit for bit at the cost of a few hundred rows. Set-up: O(M)
-// for the factors (about 25 ms on one core at M = 2^20).
+// for the factors.
 #pragma once
 #include <vector>
 
@@ -64,12 +64,12 @@ SplineInverseBand spline_inverse_band(int M, SplineBoundary boundary);
 // add up their partial sums: a 1D fit has only 2 (M+1) entries, too few for one thread each to hide the
 // latency of 2W+1 terms. It reads the values only after the work before it is done (awaits_previous_work), so
 // that on the GPU its blocks may take their places while that work (the fused pass) drains, and start as it ends
-// (docs/performance.md, entry 29).
+// (docs/performance.md, "Overlapped launches").
 struct SplineMomentsByInverseBand {
     static constexpr bool awaits_previous_work = true;
     // The kernel held by value: on a GPU the launch's parameters, so that its terms come through the constant
-    // cache, one broadcast to a warp's points (all at the same term), and not through L1 beside the values (on an
-    // H100 ex5's moments 52.9 -> 42.6 us a function and axis, ex2's fit 8.0 -> 7.5 us; docs/performance.md, entry 40).
+    // cache, one broadcast to a warp's points (all at the same term), and not through L1 beside the values
+    // (docs/performance.md, "The spline moments by the inverse band").
     struct Kernel {
         double q[2 * spline_inverse_band_width + 1];
     };
@@ -104,7 +104,7 @@ struct SplineMomentsByInverseBand {
     template <class Row>
     __host__ __device__ static double terms(const double* v, int begin, int end, const Row& row) {
         double sum = 0.0, before = v[begin - 1], here = v[begin];
-        BSDE_UNROLL(8)  // loads of 8 terms in flight (on an H200 the ex2 fit kernel 7.5 -> 6.7 us)
+        BSDE_UNROLL(8)  // loads of 8 terms in flight
         for (int j = begin; j <= end; ++j) {
             const double after = v[j + 1];
             sum += row(j) * (before - 2.0 * here + after);

@@ -163,7 +163,7 @@ struct StepCoefficients {
     // twice the nodes (young_rule.L): a layer j steps from the kink is the kink smoothed over sqrt(j dt), and read at
     // a variance up to K dt, where L nodes resolve it poorly (bs-call K = 5, N = 256, L = 32: y_0 off by 2.9e-9, 1e-12
     // with 48 nodes). Their few reads make the cost negligible. 0 where there are none (smooth data, 2D: there 2 L
-    // nodes a direction in the separable pass took exchange's rho = -0.9 outlier from 7.7e-4 to 2e-5 but made
+    // nodes a direction in the separable pass bring exchange's rho = -0.9 outlier from 7.7e-4 to 2e-5 but make
     // Table 11's K = 3, N = 16 five times worse).
     GaussHermiteOnGrid<typename Evaluator::Shift> young_rule;
     int young_layers;
@@ -366,12 +366,12 @@ private:
 // the GPU its reads of the older layers overlap the end of that fit.
 // reads_kinked_layer: whether the step reads the kinked terminal layer (c.kinked_layer), with its own rule; the
 // steps that do not are compiled without that rule, so that its registers do not weigh on their kernel (on cuda
-// each is a kernel of its own; docs/performance.md, entry 21).
+// each is a kernel of its own; docs/performance.md, "Registers and warps per SM").
 // P, grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P g .. P g + P - 1
 // (NeighbourExpectations; where M + 1 is no multiple of P, the last call takes the last P points and stores those the
 // call before did not), so that a node's loads and the shared entries of the P stencils serve all of them, with 1/P
 // of the calls; 1 takes i = g. Each P is a kernel of its own on cuda, for the same reason as the kinked rule
-// (docs/performance.md, entry 23).
+// (docs/performance.md, "Points per call").
 template <class Problem, class Evaluator, bool reads_kinked_layer = false, int P = 1>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
@@ -486,7 +486,8 @@ private:
             }
         }
         // The lanes add up what y^n and z^n take, each a linear combination of a point's sums (1 + d sums a point
-        // instead of 2 + 2 d, each a synchronisation of the block on cuda; docs/performance.md, entry 28).
+        // instead of 2 + 2 d, each a synchronisation of the block on cuda; docs/performance.md,
+        // "Each thread's fixed work").
         const double step = c.ky * dt;
         double explicit_y[P];  // E_ky[y] + ky dt sum_j gy_j E_j[f_j]
         Point<d> z[P];
