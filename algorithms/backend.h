@@ -16,7 +16,7 @@ Backend parse_backend(const std::string& name);  // throws InputError
 class BackendOps {
 public:
     virtual ~BackendOps() = default;
-    virtual std::string description() const = 0;  // e.g. "cuda (NVIDIA H200)", "omp (16 threads)"
+    virtual std::string description() const = 0;  // e.g. "cuda (<device name>)", "omp (16 threads)"
 
     // The product: a whole solve.
     virtual SolveResult solve(const std::string& problem, const SchemeSettings& settings) const = 0;
@@ -57,7 +57,7 @@ Backend default_backend();  // cuda when a device is present, else omp
 // The backend's operations; throws DeviceError when it is not available.
 const BackendOps& backend_ops(Backend backend);
 
-// The backends this binary runs on this machine, with cuda's device ("serial, omp, cuda (NVIDIA H200)"), or why
+// The backends this binary runs on this machine, with cuda's device ("serial, omp, cuda (<device name>)"), or why
 // cuda is not among them ("serial, omp; no cuda: ...").
 std::string available_backends_text();
 

@@ -1,5 +1,5 @@
 // Cubic Hermite interpolation on a uniform grid with slopes from fourth-order differences: the solve-free
-// alternative to the 1D cubic spline (issue 7). Its data are a slope per point from 5 values, where the
+// alternative to the 1D cubic spline. Its data are a slope per point from 5 values, where the
 // spline's moments need a tridiagonal solve or the 73-term band of its inverse (spline_inverse_band.h).
 //   s(x) = h00(t) v_i + h01(t) v_{i+1} + dx h10(t) s_i + dx h11(t) s_{i+1},  t = (x - x_i) / dx,
 //   h00 = (1 + 2t)(1 - t)^2,  h01 = t^2 (3 - 2t),  h10 = t (1 - t)^2,  h11 = t^2 (t - 1).

@@ -62,8 +62,8 @@ constexpr double stability_warning_growth = 1e3;
 
 // The smallest L above settings.L whose growth over the run is at most stability_warning_growth, 0 if none up to
 // the largest rule: 0 at once where the largest rule's growth is above it (more nodes resolve the grid's modes
-// better, so a run that the largest does not make stable has no L; it spares a search of up to 126 estimates, which
-// took 536 s for a 2D K = 32 whose driver term made every L unstable).
+// better, so a run that the largest does not make stable has no L; it spares a search of up to 126 estimates, slow
+// in 2D at a large K).
 int smallest_stable_L(const SchemeSettings& settings, int dimension);
 
 // "grid modes of wavelength about 3.5 dx grow by 1.0814 a step, 4.3e+69 over the 2048 steps (the z recursion)"; for a

@@ -193,7 +193,7 @@ double CudaContext::chain_rate(Round round, double operations_per_round, int rou
 Fp64Ceilings CudaContext::measure_fp64_ceilings() {
     const MultiplyAddRound multiply_add{0.999999, 1e-6};
     Fp64Ceilings ceilings;
-    // rounds for about 1-3 ms a launch on an H100 (7.5e12 multiply-adds and 8e11 exps per second)
+    // rounds for about 1-3 ms a launch at 7.5e12 multiply-adds and 8e11 exps per second
     ceilings.flops_per_second = chain_rate(multiply_add, 2.0, 8192);
     ceilings.exps_per_second = chain_rate(NegativeExpRound{}, 1.0, 1024);
     // the mix's time per round over the time its exp and 32 flops take at these two rates

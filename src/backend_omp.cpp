@@ -15,9 +15,8 @@ struct OmpSystem {
     using vector = thrust::omp::vector<T>;
     static auto policy() { return thrust::omp::par; }
     static int threads() { return omp_get_max_threads(); }
-    // f(i) for i = 0..count-1, chunks of 16 indices to each thread as it becomes free. On an H100 host's 16 cores,
-    // ex2 K = 6, N = 256 ran 14-17 % faster so than with Thrust's even split (schedule(static)), and a little
-    // faster than in chunks of 64 or guided (docs/performance.md, entry 18).
+    // f(i) for i = 0..count-1, chunks of 16 indices to each thread as it becomes free, so that a core slowed by other
+    // tenants does not hold up the whole call as with Thrust's even split (docs/performance.md, "omp").
     template <class F>
     static void for_each_balanced(int count, const F& f) {
 #pragma omp parallel for schedule(dynamic, 16)

@@ -16,7 +16,7 @@ namespace bsde {
 
 struct Invocation;
 
-// The cases of issue 7: ex2-k6-n1024, ex5-k6-n64, ex2-k3-n256, ex4-k3-n32.
+// The default cases: ex2-k6-n1024, ex5-k6-n64, ex2-k3-n256, ex4-k3-n32.
 const std::vector<std::string>& default_bench_cases();
 
 // One case: its name as given, the problem's name and the settings of the solve.
