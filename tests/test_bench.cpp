@@ -48,7 +48,7 @@ BenchResult known_result() {
     r.z0_error = 2e-7;
     r.storage_bytes = 1048576.0;
     r.cost = node_cost("ex2", 1, InterpolationKind::spline);
-    r.ceilings = Fp64Ceilings{30.7e12, 7.4e11, 1.05};  // an H200's (docs/performance.md, Ceilings)
+    r.ceilings = Fp64Ceilings{30.7e12, 7.4e11, 1.05};  // measured (docs/performance.md, "Ceilings")
     return r;
 }
 
@@ -308,8 +308,8 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
          "--cases 'ex2:K=6:N=643': --K 6, --N 643, --L 32: the scheme is unstable on this grid: grid modes of wavelength about "},
         {{"bench", "--cases", "ex2:K=6:N=643"}, 2,
          "(README, Stability); bench runs stable cases only (the case's keys L, K and N set these)"},
-        // the problem's checks of the grid, before any case is solved (before, ex1 was solved first and the error
-        // came as 'ex3:K=2:N=8:R=1 on serial: ...')
+        // the problem's checks of the grid, before any case is solved (ex1 is not solved first, and the error does
+        // not come as 'ex3:K=2:N=8:R=1 on serial: ...')
         {{"bench", "--cases", "ex1:K=2:N=8,ex3:K=2:N=8:R=1", "--backends", "serial", "--repeats", "1"}, 2,
          "--cases 'ex3:K=2:N=8:R=1': --sigma 0.2 with T = 0.33 and R = 1: the price grows like e^(sigma w)"},
         {{"bench", "--cases", "ex1,,ex2"}, 2, "an empty case"},

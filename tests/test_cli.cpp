@@ -218,7 +218,7 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"grid", "--problem", "ex2", "--K", "6", "--N", "2048"},
                  "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");
     // the worst mode's wavelength along an axis is at most the grid's M = 128 cells (ex5 K = 2, N = 16, rho near 1 with
-    // the paper's drifts: the search lands on theta = 2 pi / 2048 along axis 1, printed as 2048.0 dx before)
+    // the paper's drifts: the search lands on theta = 2 pi / 2048 along axis 1, which is not shown as 2048.0 dx)
     check_prints({"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999", "--mu1", "0.1", "--mu2",
                   "0.1", "--R", "8"},
                  "grid modes of wavelengths (over the grid's 128 dx, about 12.6 dx) grow by ");

@@ -6,8 +6,7 @@
 // Sizes: a 2D solve at N = 32 with K >= 3 (M = 512) takes about a minute on one core, so the orders are
 // observed over one doubling, N = 8 -> 16 for K >= 3 (where the y and z orders are already 3.9 and 3.1)
 // and N = 16 -> 32 for K <= 2, on R = 6 instead of the paper's 8 (y_0 moves by 2e-8, z_0 by 2e-9 at
-// K = 3, N = 16, whose errors are 8e-6 and 2e-5). Solves shared by the cases are made once; the suite
-// takes about 22 s on 2 cores (43 s of CPU).
+// K = 3, N = 16, whose errors are 8e-6 and 2e-5). Solves shared by the cases are made once.
 #include <algorithm>
 #include <cmath>
 #include <map>

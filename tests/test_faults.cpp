@@ -1,4 +1,4 @@
-// Faults and bad input (issue 8): every bad command line or config file exits 2 with one line
+// Faults and bad input: every bad command line or config file exits 2 with one line
 // "bsde: error: ..." naming what is wrong; a fuzz of the parser; a run larger than the free memory
 // (named with the largest N that fits); a failing allocation (exit 4); Picard that does not converge
 // (a warning, or exit 3 with --strict); a non-finite value (exit 3); --backend cuda without a device (exit 4);

@@ -1,8 +1,8 @@
 // The option problems' parameters against the run's grid (problems/option_checks.h, called by the sweep before it
 // allocates). Settings whose asset is not a normal double over the domain, or leaves the scheme no room for its sums,
 // and settings whose price grows faster than the domain, the grid or the rule resolve, are refused with one line and
-// exit code 2 (before, ex3 with S0 = 5e-324 reported a delta of -nan, with sigma = 20 a price of 1e25, both with exit
-// code 0); the settings just inside each bound solve to finite values that match the closed forms.
+// exit code 2 (unchecked, ex3 with S0 = 5e-324 reports a delta of -nan, with sigma = 20 a price of 1e25, both with
+// exit code 0); the settings just inside each bound solve to finite values that match the closed forms.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>

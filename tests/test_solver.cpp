@@ -109,11 +109,10 @@ BOOST_AUTO_TEST_CASE(kinked_data_startup_as_accurate_as_the_exact_one) {
         for (int N : {32, 64}) check_startup_against_exact("bs-call", settings(K, N, 32, 16.0, 0.33));
 }
 
-// Not met yet in 2D: measured at the commit that added the start-up's refined grid, exchange K = 3 y 7.9 x, z 3.3 x at
-// N = 16 and y 1.5 x, z 2.0 x at N = 32 (4 of 4 checks above 1.25), and with --startup-refine 2 (4 times the points)
-// still 3.8 x and 1.6 x at N = 16: a part of the gap is the start-up's time error, which more substeps lower at
-// N = 64 and raise at N = 8 (docs/results/startup.md). The target stays in the checks; the decorator records the
-// known misses, so that a fix shows as fewer failures.
+// Not met yet in 2D: measured, exchange K = 3 y 7.9 x, z 3.3 x at N = 16 and y 1.5 x, z 2.0 x at N = 32 (4 of 4 checks
+// above 1.25), and with --startup-refine 2 (4 times the points) still 3.8 x and 1.6 x at N = 16: a part of the gap is
+// the start-up's time error, which more substeps lower at N = 64 and raise at N = 8 (docs/results/startup.md). The
+// target stays in the checks; the decorator records the known misses, so that a fix shows as fewer failures.
 BOOST_AUTO_TEST_CASE(kinked_data_in_2d_startup_as_accurate_as_the_exact_one, *boost::unit_test::expected_failures(4)) {
     BOOST_TEST_MESSAGE("exchange (ex5, R = 8, L = 8) K = 3, N = 16, 32: the y_0 and z_0 errors with the default start-up "
                        "at most 1.25 x those with --startup exact");

@@ -100,8 +100,8 @@ BOOST_AUTO_TEST_CASE(interpolations_differ_by_far_less_than_the_schemes_error) {
     // Both interpolations are of order 4 (interpolation_2d/fourth_order_convergence), so their y_0 and z_0 differ by
     // O(dx^4) = O(dt^3) where the scheme's error is O(dt^min(K, 3)) and its constants are much larger: measured (omp)
     // |spline - bicubic| / |spline - exact| = 1.0e-4 (y), 1.1e-4 (z) at K = 2, N = 16 and 1.2e-4, 1.3e-5 at K = 3,
-    // N = 8; 1e-3 leaves a factor 7. (Bounding the difference by the larger of the two errors, as this test did,
-    // could not fail where the errors have one sign, as here, and was 1e4 times looser than what is measured.)
+    // N = 8; 1e-3 leaves a factor 7. (Bounding the difference by the larger of the two errors could not fail where
+    // the errors have one sign, as here, and would be 1e4 times looser than what is measured.)
     BOOST_TEST_MESSAGE("ex4, K = 2, N = 16 and K = 3, N = 8: spline and bicubic y_0, z_0 differ by at most 1e-3 of the "
                        "spline run's error against the exact solution");
     struct Case { int K, N; };

@@ -1,4 +1,4 @@
-// The options' spots (--spots) inside the domain, and their drift default (issue 46). A price over 0.5 to 2 times S0
+// The options' spots (--spots) inside the domain, and their drift default. A price over 0.5 to 2 times S0
 // reads the solution up to 6 sqrt(T) beyond the spots' w-range, which the domain must hold (problems/spots.h): solve
 // chooses such an R where --R is not given, refuses a --R too small, and reports the largest error over the spots.
 // The options' drifts enter only the driver's z term; their defaults make it 0, and another value is warned of.

@@ -169,8 +169,8 @@ inline std::vector<double> errors_at(int first, const std::string& problem, int 
 
 // The order checks: the mean observed order over N = 32, 64, 128, log2(e_32 / e_128) / 2. The scheme's own errors
 // are not yet at their orders pair by pair there (with --startup exact too: bs-call K = 4, y 2.4 from N = 32 to 64,
-// 3.4 from 64 to 128), which checks from N = 16 pair by pair saw only while the start-up's own O(dt^3) error
-// outweighed the scheme's.
+// 3.4 from 64 to 128), which checks from N = 16 pair by pair see only where the start-up's own O(dt^3) error
+// outweighs the scheme's.
 constexpr int order_check_first_N = 32;
 
 // Solves at N = 32, 64, 128 and checks the mean observed order (where the finest error is above 1e-13).
