@@ -160,11 +160,9 @@ struct StepCoefficients {
     KinkLineExpectation kink_line_rule;        // 2D
     int kinked_layer;  // the terminal layer when its data have a kink (read with the kinked rule), else -1
     // 1D: the young layers, kinked_layer - young_layers .. kinked_layer - 1, are read with young_rule, Gauss-Hermite of
-    // twice the nodes (young_rule.L): a layer j steps from the kink is the kink smoothed over sqrt(j dt), and read at
-    // a variance up to K dt, where L nodes resolve it poorly (bs-call K = 5, N = 256, L = 32: y_0 off by 2.9e-9, 1e-12
-    // with 48 nodes). Their few reads make the cost negligible. 0 where there are none (smooth data, 2D: there 2 L
-    // nodes a direction in the separable pass bring exchange's rho = -0.9 outlier from 7.7e-4 to 2e-5 but make
-    // Table 11's K = 3, N = 16 five times worse).
+    // twice the nodes (young_rule.L): a layer j steps from the kink is the kink smoothed over sqrt(j dt), read at a
+    // variance up to K dt, where L nodes can fall badly against it. Their few reads make the cost negligible. 0 where
+    // there are none: smooth data, and 2D, where it did not help (docs/scheme.md, kinked terminal data).
     GaussHermiteOnGrid<typename Evaluator::Shift> young_rule;
     int young_layers;
     __host__ __device__ bool young(int layer) const {
