@@ -18,7 +18,8 @@
 
 namespace bsde::test {
 
-// serial and omp always; cuda too where a device is present.
+// serial and omp always; cuda too where a device is present. For cases that compare backends; a check of one backend
+// is a BSDE_TEST_CASE_PER_BACKEND (below).
 inline std::vector<Backend> available_backends() {
     std::vector<Backend> backends{Backend::serial, Backend::omp};
     if (backend_available(Backend::cuda)) backends.push_back(Backend::cuda);
@@ -35,6 +36,17 @@ inline boost::test_tools::assertion_result cuda_device_present(boost::unit_test:
 inline boost::unit_test::decorator::precondition needs_cuda() {
     return boost::unit_test::precondition(&cuda_device_present);
 }
+
+// BSDE_TEST_CASE_PER_BACKEND(name) { ... backend ... } defines one body taking `Backend backend` and the three test
+// cases name_serial, name_omp and name_cuda that run it on their backend, the cuda one under needs_cuda(): each
+// backend is a named case that passes, fails or is skipped on its own. `--run_test=SUITE/name_*` runs the three,
+// `--run_test=*/*_cuda` every cuda case.
+#define BSDE_TEST_CASE_PER_BACKEND(name)                                                                    \
+    static void name##_on(::bsde::Backend backend);                                                         \
+    BOOST_AUTO_TEST_CASE(name##_serial) { name##_on(::bsde::Backend::serial); }                             \
+    BOOST_AUTO_TEST_CASE(name##_omp) { name##_on(::bsde::Backend::omp); }                                   \
+    BOOST_AUTO_TEST_CASE(name##_cuda, *::bsde::test::needs_cuda()) { name##_on(::bsde::Backend::cuda); }    \
+    static void name##_on(::bsde::Backend backend)
 
 inline std::string scientific(double x) {
     std::ostringstream s;
