@@ -94,12 +94,11 @@ std::vector<double> sample(F f, double x_min, double dx, int M) {
 
 BOOST_AUTO_TEST_SUITE(tridiagonal)
 
-BOOST_AUTO_TEST_CASE(residual_is_small_on_every_backend) {
+BSDE_TEST_CASE_PER_BACKEND(residual_is_small) {
     BOOST_TEST_MESSAGE("random diagonally dominant and spline systems, 1-40 right-hand sides: residual <= 1e-13");
-    for (Backend backend : available_backends())
-        for (const TridiagonalProblem& p : test_problems())
-            check_residual(to_string(backend) + ", m = " + std::to_string(p.m) + ", count = " + std::to_string(p.count),
-                           p, solve(backend, p));
+    for (const TridiagonalProblem& p : test_problems())
+        check_residual(to_string(backend) + ", m = " + std::to_string(p.m) + ", count = " + std::to_string(p.count),
+                       p, solve(backend, p));
 }
 
 BOOST_AUTO_TEST_CASE(partition_method_equals_thomas) {
@@ -137,7 +136,7 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(cubic_spline)
 
-BOOST_AUTO_TEST_CASE(reproduces_nodes_and_cubics) {
+BSDE_TEST_CASE_PER_BACKEND(reproduces_nodes_and_cubics) {
     BOOST_TEST_MESSAGE("both end conditions reproduce the nodes to 1e-14; not-a-knot reproduces a cubic to 1e-12; "
                        "with the tridiagonal solve and with the inverse band");
     const int M = 64;
@@ -146,30 +145,29 @@ BOOST_AUTO_TEST_CASE(reproduces_nodes_and_cubics) {
     auto wavy = [](double x) { return std::sin(3 * x) + 0.1 * x; };
     std::vector<double> between;
     for (int k = 0; k <= 500; ++k) between.push_back(x_min + k * (M * dx) / 500);
-    for (Backend backend : available_backends())
-        for (SplineSolve solve : spline_solves) {
-            const BackendOps& ops = backend_ops(backend);
-            const std::string label = to_string(backend) + " " + to_string(solve);
-            for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot}) {
-                const std::vector<double> values = sample(wavy, x_min, dx, M);
-                const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, boundary, solve);
-                std::vector<double> nodes(values.size());
-                for (int i = 0; i <= M; ++i) nodes[i] = x_min + i * dx;
-                const std::vector<double> at_nodes = ops.spline_evaluate(values, moments, x_min, dx, nodes);
-                for (int i = 0; i <= M; ++i)
-                    check_close(label + " " + to_string(boundary) + " node " + std::to_string(i), values[i], at_nodes[i],
-                                1e-14, 1.0);
-            }
-            const std::vector<double> values = sample(cubic, x_min, dx, M);
-            const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, solve);
-            const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, between);
-            for (std::size_t k = 0; k < between.size(); ++k)
-                check_close(label + " not-a-knot cubic at x = " + std::to_string(between[k]), cubic(between[k]), got[k],
-                            1e-12, 1.0);
+    for (SplineSolve solve : spline_solves) {
+        const BackendOps& ops = backend_ops(backend);
+        const std::string label = to_string(backend) + " " + to_string(solve);
+        for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot}) {
+            const std::vector<double> values = sample(wavy, x_min, dx, M);
+            const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, boundary, solve);
+            std::vector<double> nodes(values.size());
+            for (int i = 0; i <= M; ++i) nodes[i] = x_min + i * dx;
+            const std::vector<double> at_nodes = ops.spline_evaluate(values, moments, x_min, dx, nodes);
+            for (int i = 0; i <= M; ++i)
+                check_close(label + " " + to_string(boundary) + " node " + std::to_string(i), values[i], at_nodes[i],
+                            1e-14, 1.0);
         }
+        const std::vector<double> values = sample(cubic, x_min, dx, M);
+        const std::vector<double> moments = ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, solve);
+        const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, between);
+        for (std::size_t k = 0; k < between.size(); ++k)
+            check_close(label + " not-a-knot cubic at x = " + std::to_string(between[k]), cubic(between[k]), got[k],
+                        1e-12, 1.0);
+    }
 }
 
-BOOST_AUTO_TEST_CASE(several_columns_in_one_solve) {
+BSDE_TEST_CASE_PER_BACKEND(several_columns_in_one_solve) {
     BOOST_TEST_MESSAGE("two columns fitted together equal each column fitted alone (tridiagonal and inverse band)");
     const int M = 100;
     const double dx = 0.1;
@@ -177,43 +175,40 @@ BOOST_AUTO_TEST_CASE(several_columns_in_one_solve) {
     std::vector<double> b = sample([](double x) { return std::exp(-x); }, 0.0, dx, M);
     std::vector<double> both(a);
     both.insert(both.end(), b.begin(), b.end());
-    for (Backend backend : available_backends())
-        for (SplineSolve solve : spline_solves) {
-            const BackendOps& ops = backend_ops(backend);
-            const std::vector<double> together = ops.spline_moments(both, M, 2, dx, SplineBoundary::not_a_knot, solve);
-            const std::vector<double> alone = ops.spline_moments(b, M, 1, dx, SplineBoundary::not_a_knot, solve);
-            const std::vector<double> second(together.begin() + M + 1, together.end());
-            check_same_values(to_string(backend) + " " + to_string(solve) +
-                                  ": second column's moments, fitted with the first (got) and alone (expected)",
-                              alone, second, 1e-15, [](std::size_t i) { return "m_" + std::to_string(i); });
-        }
+    for (SplineSolve solve : spline_solves) {
+        const BackendOps& ops = backend_ops(backend);
+        const std::vector<double> together = ops.spline_moments(both, M, 2, dx, SplineBoundary::not_a_knot, solve);
+        const std::vector<double> alone = ops.spline_moments(b, M, 1, dx, SplineBoundary::not_a_knot, solve);
+        const std::vector<double> second(together.begin() + M + 1, together.end());
+        check_same_values(to_string(backend) + " " + to_string(solve) +
+                              ": second column's moments, fitted with the first (got) and alone (expected)",
+                          alone, second, 1e-15, [](std::size_t i) { return "m_" + std::to_string(i); });
+    }
 }
 
-BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
+BSDE_TEST_CASE_PER_BACKEND(fourth_order_convergence) {
     BOOST_TEST_MESSAGE("sin on [-16, 16], not-a-knot: max error falls with order in [3.7, 4.3] over three refinements");
     const int Ms[] = {512, 1024, 2048, 4096};
-    for (Backend backend : available_backends()) {
-        const BackendOps& ops = backend_ops(backend);
-        std::vector<double> errors;
-        for (int M : Ms) {
-            const double x_min = -16.0, dx = 32.0 / M;
-            const std::vector<double> values = sample([](double x) { return std::sin(x); }, x_min, dx, M);
-            const std::vector<double> moments =
-                ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, SplineSolve::automatic);
-            std::vector<double> points;
-            for (int k = 0; k < 10 * M; ++k) points.push_back(x_min + (k + 0.37) * dx / 10);
-            const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, points);
-            double error = 0;
-            for (std::size_t k = 0; k < points.size(); ++k) error = std::max(error, std::fabs(got[k] - std::sin(points[k])));
-            errors.push_back(error);
-        }
-        for (std::size_t r = 1; r < errors.size(); ++r) {
-            const double order = bsde::test::observed_order(errors[r - 1], errors[r]);
-            BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3,
-                                to_string(backend) << ": order expected in [3.7, 4.3], got " << order << " (max errors "
-                                    << bsde::test::scientific(errors[r - 1]) << " at M = " << Ms[r - 1] << ", "
-                                    << bsde::test::scientific(errors[r]) << " at M = " << Ms[r] << ")");
-        }
+    const BackendOps& ops = backend_ops(backend);
+    std::vector<double> errors;
+    for (int M : Ms) {
+        const double x_min = -16.0, dx = 32.0 / M;
+        const std::vector<double> values = sample([](double x) { return std::sin(x); }, x_min, dx, M);
+        const std::vector<double> moments =
+            ops.spline_moments(values, M, 1, dx, SplineBoundary::not_a_knot, SplineSolve::automatic);
+        std::vector<double> points;
+        for (int k = 0; k < 10 * M; ++k) points.push_back(x_min + (k + 0.37) * dx / 10);
+        const std::vector<double> got = ops.spline_evaluate(values, moments, x_min, dx, points);
+        double error = 0;
+        for (std::size_t k = 0; k < points.size(); ++k) error = std::max(error, std::fabs(got[k] - std::sin(points[k])));
+        errors.push_back(error);
+    }
+    for (std::size_t r = 1; r < errors.size(); ++r) {
+        const double order = bsde::test::observed_order(errors[r - 1], errors[r]);
+        BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3,
+                            to_string(backend) << ": order expected in [3.7, 4.3], got " << order << " (max errors "
+                                << bsde::test::scientific(errors[r - 1]) << " at M = " << Ms[r - 1] << ", "
+                                << bsde::test::scientific(errors[r]) << " at M = " << Ms[r] << ")");
     }
 }
 
@@ -240,41 +235,39 @@ BOOST_AUTO_TEST_CASE(backends_agree) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(inverse_band_equals_tridiagonal) {
+BSDE_TEST_CASE_PER_BACKEND(inverse_band_equals_tridiagonal) {
     BOOST_TEST_MESSAGE("inverse-band moments equal the tridiagonal ones to 1e-13 relative (to each column's max |m|), "
                        "natural and not-a-knot, M = 4, 5, 8, 50, 73, 200, 1000, three columns in one fit (smooth, "
-                       "random, smooth + small random), every backend");
+                       "random, smooth + small random)");
     double largest = 0;
-    for (Backend backend : available_backends()) {
-        const BackendOps& ops = backend_ops(backend);
-        for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot})
-            for (int M : {4, 5, 8, 50, 73, 200, 1000}) {
-                const double x_min = -2.0, dx = 4.0 / M;
-                std::mt19937_64 random(M);
-                std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-                const std::vector<double> smooth = sample([](double x) { return std::sin(3 * x) + 0.1 * x; }, x_min, dx, M);
-                std::vector<double> values(smooth);
-                for (int i = 0; i <= M; ++i) values.push_back(uniform(random));
-                for (int i = 0; i <= M; ++i) values.push_back(smooth[i] + 1e-3 * uniform(random));
-                const int columns = 3;
-                const std::vector<double> expected =
-                    ops.spline_moments(values, M, columns, dx, boundary, SplineSolve::tridiagonal);
-                const std::vector<double> got = ops.spline_moments(values, M, columns, dx, boundary, SplineSolve::inverse_band);
-                for (int column = 0; column < columns; ++column) {
-                    const std::vector<double> e(expected.begin() + column * (M + 1), expected.begin() + (column + 1) * (M + 1));
-                    const std::vector<double> g(got.begin() + column * (M + 1), got.begin() + (column + 1) * (M + 1));
-                    int worst = 0;
-                    for (int i = 0; i <= M; ++i)
-                        if (std::fabs(g[i] - e[i]) > std::fabs(g[worst] - e[worst])) worst = i;
-                    const double scale = std::max(bsde::test::max_abs(e), 1e-300);
-                    largest = std::max(largest, std::fabs(g[worst] - e[worst]) / scale);
-                    check_close(to_string(backend) + " " + to_string(boundary) + " M = " + std::to_string(M) + " column " +
-                                    std::to_string(column) + " row " + std::to_string(worst) + " (of max |m| " +
-                                    bsde::test::scientific(scale) + ")",
-                                e[worst], g[worst], 1e-13, scale);
-                }
+    const BackendOps& ops = backend_ops(backend);
+    for (SplineBoundary boundary : {SplineBoundary::natural, SplineBoundary::not_a_knot})
+        for (int M : {4, 5, 8, 50, 73, 200, 1000}) {
+            const double x_min = -2.0, dx = 4.0 / M;
+            std::mt19937_64 random(M);
+            std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+            const std::vector<double> smooth = sample([](double x) { return std::sin(3 * x) + 0.1 * x; }, x_min, dx, M);
+            std::vector<double> values(smooth);
+            for (int i = 0; i <= M; ++i) values.push_back(uniform(random));
+            for (int i = 0; i <= M; ++i) values.push_back(smooth[i] + 1e-3 * uniform(random));
+            const int columns = 3;
+            const std::vector<double> expected =
+                ops.spline_moments(values, M, columns, dx, boundary, SplineSolve::tridiagonal);
+            const std::vector<double> got = ops.spline_moments(values, M, columns, dx, boundary, SplineSolve::inverse_band);
+            for (int column = 0; column < columns; ++column) {
+                const std::vector<double> e(expected.begin() + column * (M + 1), expected.begin() + (column + 1) * (M + 1));
+                const std::vector<double> g(got.begin() + column * (M + 1), got.begin() + (column + 1) * (M + 1));
+                int worst = 0;
+                for (int i = 0; i <= M; ++i)
+                    if (std::fabs(g[i] - e[i]) > std::fabs(g[worst] - e[worst])) worst = i;
+                const double scale = std::max(bsde::test::max_abs(e), 1e-300);
+                largest = std::max(largest, std::fabs(g[worst] - e[worst]) / scale);
+                check_close(to_string(backend) + " " + to_string(boundary) + " M = " + std::to_string(M) + " column " +
+                                std::to_string(column) + " row " + std::to_string(worst) + " (of max |m| " +
+                                bsde::test::scientific(scale) + ")",
+                            e[worst], g[worst], 1e-13, scale);
             }
-    }
+        }
     BOOST_TEST_MESSAGE("largest difference relative to max |m|: " << bsde::test::scientific(largest));
 }
 
