@@ -9,7 +9,6 @@
 #include "test_support.h"
 
 using namespace bsde;
-using bsde::test::available_backends;
 using bsde::test::check_close;
 using bsde::test::check_same_values;
 using bsde::test::max_abs;
@@ -90,23 +89,22 @@ double smooth(double x1, double x2) { return std::sin(x1) * std::cos(0.7 * x2); 
 
 BOOST_AUTO_TEST_SUITE(interpolation_2d)
 
-BOOST_AUTO_TEST_CASE(reproduces_tensor_cubics) {
+BSDE_TEST_CASE_PER_BACKEND(reproduces_tensor_cubics) {
     BOOST_TEST_MESSAGE("spline and bicubic reproduce p1(x1) q1(x2) + p2(x1) q2(x2), cubics, at random points "
                        "(edge cells included) to 1e-12 relative, M = 4 and 13");
     for (const Grid2D g : {Grid2D{4, -1.5, 1.0}, Grid2D{13, -1.5, 4.0 / 13}}) {
         const std::vector<double> values = sample(tensor_cubic, g);
         const Points points = random_points(g, 400, 11);
         const std::vector<double> expected = sample(tensor_cubic, points);
-        for (Backend backend : available_backends())
-            for (InterpolationKind kind : interpolations) {
-                const std::vector<double> got = interpolate(backend, kind, values, g, points);
-                for (std::size_t k = 0; k < got.size(); ++k)
-                    check_close(label(backend, kind, g) + at(points, k), expected[k], got[k], 1e-12, max_abs(values));
-            }
+        for (InterpolationKind kind : interpolations) {
+            const std::vector<double> got = interpolate(backend, kind, values, g, points);
+            for (std::size_t k = 0; k < got.size(); ++k)
+                check_close(label(backend, kind, g) + at(points, k), expected[k], got[k], 1e-12, max_abs(values));
+        }
     }
 }
 
-BOOST_AUTO_TEST_CASE(reproduces_grid_values) {
+BSDE_TEST_CASE_PER_BACKEND(reproduces_grid_values) {
     BOOST_TEST_MESSAGE("spline and bicubic reproduce the values at every node (edges and corners included) to 1e-13");
     const Grid2D g{20, -2.0, 0.2};
     auto f = [](double x1, double x2) { return std::exp(0.3 * x1) * std::sin(2 * x2) + std::cos(x1 * x2); };
@@ -114,15 +112,14 @@ BOOST_AUTO_TEST_CASE(reproduces_grid_values) {
     Points nodes;
     for (int i1 = 0; i1 <= g.M; ++i1)
         for (int i2 = 0; i2 <= g.M; ++i2) nodes.add(g.x(i1), g.x(i2));
-    for (Backend backend : available_backends())
-        for (InterpolationKind kind : interpolations) {
-            const std::vector<double> got = interpolate(backend, kind, values, g, nodes);
-            for (std::size_t k = 0; k < got.size(); ++k)
-                check_close(label(backend, kind, g) + " node" + at(nodes, k), values[k], got[k], 1e-13, max_abs(values));
-        }
+    for (InterpolationKind kind : interpolations) {
+        const std::vector<double> got = interpolate(backend, kind, values, g, nodes);
+        for (std::size_t k = 0; k < got.size(); ++k)
+            check_close(label(backend, kind, g) + " node" + at(nodes, k), values[k], got[k], 1e-13, max_abs(values));
+    }
 }
 
-BOOST_AUTO_TEST_CASE(clamps_points_outside) {
+BSDE_TEST_CASE_PER_BACKEND(clamps_points_outside) {
     BOOST_TEST_MESSAGE("a point outside the domain gets the interpolant at the point clamped to the domain");
     const Grid2D g{16, -1.0, 0.125};
     const std::vector<double> values = sample(smooth, g);
@@ -130,45 +127,43 @@ BOOST_AUTO_TEST_CASE(clamps_points_outside) {
     Points clamped;
     for (std::size_t k = 0; k < outside.x1.size(); ++k)
         clamped.add(std::clamp(outside.x1[k], g.x_min, g.x_max()), std::clamp(outside.x2[k], g.x_min, g.x_max()));
-    for (Backend backend : available_backends())
-        for (InterpolationKind kind : interpolations) {
-            const std::vector<double> got = interpolate(backend, kind, values, g, outside);
-            const std::vector<double> expected = interpolate(backend, kind, values, g, clamped);
-            for (std::size_t k = 0; k < got.size(); ++k)
-                check_close(label(backend, kind, g) + at(outside, k), expected[k], got[k], 0.0);
-        }
+    for (InterpolationKind kind : interpolations) {
+        const std::vector<double> got = interpolate(backend, kind, values, g, outside);
+        const std::vector<double> expected = interpolate(backend, kind, values, g, clamped);
+        for (std::size_t k = 0; k < got.size(); ++k)
+            check_close(label(backend, kind, g) + at(outside, k), expected[k], got[k], 0.0);
+    }
 }
 
-BOOST_AUTO_TEST_CASE(fourth_order_convergence) {
+BSDE_TEST_CASE_PER_BACKEND(fourth_order_convergence) {
     BOOST_TEST_MESSAGE("sin(x1) cos(0.7 x2) on [-4, 4]^2: the max error at one off-grid point per cell falls with "
                        "order in [3.7, 4.3] over M = 64, 128, 256, 512");
-    for (Backend backend : available_backends())
-        for (InterpolationKind kind : interpolations) {
-            const int Ms[] = {64, 128, 256, 512};
-            std::vector<double> errors;
-            for (int M : Ms) {
-                const Grid2D g{M, -4.0, 8.0 / M};
-                Points points;
-                for (int c1 = 0; c1 < M; ++c1)
-                    for (int c2 = 0; c2 < M; ++c2) points.add(g.x(c1) + 0.37 * g.dx, g.x(c2) + 0.71 * g.dx);
-                const std::vector<double> got = interpolate(backend, kind, sample(smooth, g), g, points);
-                const std::vector<double> exact = sample(smooth, points);
-                double error = 0;
-                for (std::size_t k = 0; k < got.size(); ++k) error = std::max(error, std::fabs(got[k] - exact[k]));
-                errors.push_back(error);
-            }
-            for (std::size_t r = 1; r < errors.size(); ++r) {
-                const double order = bsde::test::observed_order(errors[r - 1], errors[r]);
-                BOOST_TEST_MESSAGE(to_string(backend) << " " << to_string(kind) << ": M = " << Ms[r - 1] << " -> "
-                                                      << Ms[r] << ", errors " << bsde::test::scientific(errors[r - 1])
-                                                      << " -> " << bsde::test::scientific(errors[r]) << ", order " << order);
-                BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3,
-                                    to_string(backend) << " " << to_string(kind)
-                                        << ": order expected in [3.7, 4.3], got " << order << " (max errors "
-                                        << bsde::test::scientific(errors[r - 1]) << " at M = " << Ms[r - 1] << ", "
-                                        << bsde::test::scientific(errors[r]) << " at M = " << Ms[r] << ")");
-            }
+    for (InterpolationKind kind : interpolations) {
+        const int Ms[] = {64, 128, 256, 512};
+        std::vector<double> errors;
+        for (int M : Ms) {
+            const Grid2D g{M, -4.0, 8.0 / M};
+            Points points;
+            for (int c1 = 0; c1 < M; ++c1)
+                for (int c2 = 0; c2 < M; ++c2) points.add(g.x(c1) + 0.37 * g.dx, g.x(c2) + 0.71 * g.dx);
+            const std::vector<double> got = interpolate(backend, kind, sample(smooth, g), g, points);
+            const std::vector<double> exact = sample(smooth, points);
+            double error = 0;
+            for (std::size_t k = 0; k < got.size(); ++k) error = std::max(error, std::fabs(got[k] - exact[k]));
+            errors.push_back(error);
         }
+        for (std::size_t r = 1; r < errors.size(); ++r) {
+            const double order = bsde::test::observed_order(errors[r - 1], errors[r]);
+            BOOST_TEST_MESSAGE(to_string(backend) << " " << to_string(kind) << ": M = " << Ms[r - 1] << " -> "
+                                                  << Ms[r] << ", errors " << bsde::test::scientific(errors[r - 1])
+                                                  << " -> " << bsde::test::scientific(errors[r]) << ", order " << order);
+            BOOST_CHECK_MESSAGE(order >= 3.7 && order <= 4.3,
+                                to_string(backend) << " " << to_string(kind)
+                                    << ": order expected in [3.7, 4.3], got " << order << " (max errors "
+                                    << bsde::test::scientific(errors[r - 1]) << " at M = " << Ms[r - 1] << ", "
+                                    << bsde::test::scientific(errors[r]) << " at M = " << Ms[r] << ")");
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(several_functions_in_one_fit) {
@@ -197,9 +192,9 @@ BOOST_AUTO_TEST_CASE(several_functions_in_one_fit) {
     check(BicubicFitter<HostContext<SerialSystem>>(context, g.M, g.x_min, g.dx), "bicubic");
 }
 
-BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal) {
+BSDE_TEST_CASE_PER_BACKEND(spline_inverse_band_equals_tridiagonal) {
     BOOST_TEST_MESSAGE("the tensor spline with inverse-band moments equals the one with tridiagonal moments to 1e-13 "
-                       "relative, M = 4, 13, 50, 96, points inside and outside, every backend; and reproduces "
+                       "relative, M = 4, 13, 50, 96, points inside and outside; and reproduces "
                        "tensor cubics to 1e-12");
     double largest = 0;
     for (const Grid2D g : {Grid2D{4, -1.5, 1.0}, Grid2D{13, -1.5, 4.0 / 13}, Grid2D{50, -3.0, 0.12},
@@ -209,26 +204,24 @@ BOOST_AUTO_TEST_CASE(spline_inverse_band_equals_tridiagonal) {
         const std::vector<double> cubics = sample(tensor_cubic, g);
         const Points points = random_points(g, 2000, 13, 0.5);
         const std::vector<double> exact = sample(tensor_cubic, points);
-        for (Backend backend : available_backends()) {
-            const std::string name = to_string(backend) + " M = " + std::to_string(g.M);
-            const std::vector<double> expected =
-                interpolate(backend, InterpolationKind::spline, values, g, points, SplineSolve::tridiagonal);
-            const std::vector<double> got =
-                interpolate(backend, InterpolationKind::spline, values, g, points, SplineSolve::inverse_band);
-            std::size_t worst = 0;
-            for (std::size_t k = 0; k < got.size(); ++k)
-                if (std::fabs(got[k] - expected[k]) > std::fabs(got[worst] - expected[worst])) worst = k;
-            largest = std::max(largest, std::fabs(got[worst] - expected[worst]) / max_abs(expected));
-            check_close(name + " inverse band vs tridiagonal" + at(points, worst), expected[worst], got[worst], 1e-13,
-                        max_abs(expected));
-            const std::vector<double> cubic_got =
-                interpolate(backend, InterpolationKind::spline, cubics, g, points, SplineSolve::inverse_band);
-            for (std::size_t k = 0; k < cubic_got.size(); ++k)
-                if (points.x1[k] >= g.x_min && points.x1[k] <= g.x_max() && points.x2[k] >= g.x_min &&
-                    points.x2[k] <= g.x_max())  // outside, the cubic is not the clamped spline
-                    check_close(name + " inverse band, tensor cubic" + at(points, k), exact[k], cubic_got[k], 1e-12,
-                                max_abs(cubics));
-        }
+        const std::string name = to_string(backend) + " M = " + std::to_string(g.M);
+        const std::vector<double> expected =
+            interpolate(backend, InterpolationKind::spline, values, g, points, SplineSolve::tridiagonal);
+        const std::vector<double> got =
+            interpolate(backend, InterpolationKind::spline, values, g, points, SplineSolve::inverse_band);
+        std::size_t worst = 0;
+        for (std::size_t k = 0; k < got.size(); ++k)
+            if (std::fabs(got[k] - expected[k]) > std::fabs(got[worst] - expected[worst])) worst = k;
+        largest = std::max(largest, std::fabs(got[worst] - expected[worst]) / max_abs(expected));
+        check_close(name + " inverse band vs tridiagonal" + at(points, worst), expected[worst], got[worst], 1e-13,
+                    max_abs(expected));
+        const std::vector<double> cubic_got =
+            interpolate(backend, InterpolationKind::spline, cubics, g, points, SplineSolve::inverse_band);
+        for (std::size_t k = 0; k < cubic_got.size(); ++k)
+            if (points.x1[k] >= g.x_min && points.x1[k] <= g.x_max() && points.x2[k] >= g.x_min &&
+                points.x2[k] <= g.x_max())  // outside, the cubic is not the clamped spline
+                check_close(name + " inverse band, tensor cubic" + at(points, k), exact[k], cubic_got[k], 1e-12,
+                            max_abs(cubics));
     }
     BOOST_TEST_MESSAGE("largest difference relative to max |s|: " << bsde::test::scientific(largest));
 }
