@@ -344,31 +344,29 @@ BOOST_AUTO_TEST_CASE(bench_passes_on_the_solves_warnings) {
                         joined(args) << ": expected the case in the table, got '" << r.out << "'");
 }
 
-BOOST_AUTO_TEST_CASE(sweep_times_its_phases_on_request) {
+BSDE_TEST_CASE_PER_BACKEND(sweep_times_its_phases_on_request) {
     SchemeSettings s;
     s.Ky = s.Kz = 2;
     s.N = 8;
-    for (Backend b : test::available_backends()) {
-        const SolveResult plain = backend_ops(b).solve("ex1", s);
-        BOOST_CHECK_EQUAL(plain.phase_seconds.expectation + plain.phase_seconds.status + plain.phase_seconds.fit, 0.0);
-        SchemeSettings timed = s;
-        timed.time_phases = true;
-        const SolveResult r = backend_ops(b).solve("ex1", timed);
-        const SweepPhaseSeconds& p = r.phase_seconds;
-        BOOST_CHECK_MESSAGE(p.expectation > 0 && p.status >= 0 && p.fit > 0,
-                            to_string(b) << ": phase seconds expected expectation > 0, status >= 0, fit > 0; got "
-                                         << test::scientific(p.expectation) << ", " << test::scientific(p.status) << ", "
-                                         << test::scientific(p.fit));
-        const double phases = p.expectation + p.status + p.fit;
-        BOOST_CHECK_MESSAGE(phases <= r.sweep_seconds,
-                            to_string(b) << ": phases (expectation + status + fit) expected to add up to at most the "
-                                            "sweep's "
-                                         << test::scientific(r.sweep_seconds) << " s, got " << test::scientific(phases)
-                                         << " s (" << test::scientific(p.expectation) << " + "
-                                         << test::scientific(p.status) << " + " << test::scientific(p.fit) << "), over by "
-                                         << test::scientific(phases - r.sweep_seconds) << " s");
-        BOOST_CHECK_EQUAL(r.y0, plain.y0);  // the timing does not change the result
-    }
+    const SolveResult plain = backend_ops(backend).solve("ex1", s);
+    BOOST_CHECK_EQUAL(plain.phase_seconds.expectation + plain.phase_seconds.status + plain.phase_seconds.fit, 0.0);
+    SchemeSettings timed = s;
+    timed.time_phases = true;
+    const SolveResult r = backend_ops(backend).solve("ex1", timed);
+    const SweepPhaseSeconds& p = r.phase_seconds;
+    BOOST_CHECK_MESSAGE(p.expectation > 0 && p.status >= 0 && p.fit > 0,
+                        to_string(backend) << ": phase seconds expected expectation > 0, status >= 0, fit > 0; got "
+                                           << test::scientific(p.expectation) << ", " << test::scientific(p.status)
+                                           << ", " << test::scientific(p.fit));
+    const double phases = p.expectation + p.status + p.fit;
+    BOOST_CHECK_MESSAGE(phases <= r.sweep_seconds,
+                        to_string(backend) << ": phases (expectation + status + fit) expected to add up to at most "
+                                              "the sweep's "
+                                           << test::scientific(r.sweep_seconds) << " s, got "
+                                           << test::scientific(phases) << " s (" << test::scientific(p.expectation)
+                                           << " + " << test::scientific(p.status) << " + " << test::scientific(p.fit)
+                                           << "), over by " << test::scientific(phases - r.sweep_seconds) << " s");
+    BOOST_CHECK_EQUAL(r.y0, plain.y0);  // the timing does not change the result
 }
 
 BOOST_AUTO_TEST_CASE(tiny_bench_end_to_end) {
