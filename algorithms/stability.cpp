@@ -19,6 +19,33 @@ namespace bsde {
 namespace {
 
 using Complex = std::complex<double>;
+
+// The interpolation's symbol on a grid mode e^(i theta i) (stability.h): D(theta), the factor that turns the mode's
+// values into its interpolation data. Each InterpolationKind names its own, without a default case, so that a new
+// kind is a -Wswitch warning here and a DefinitionError at run time, never another kind's verdict.
+Complex interpolation_data_factor(InterpolationKind kind, double theta, double dx) {
+    switch (kind) {
+    case InterpolationKind::spline:  // the periodic spline's moments
+        return {6.0 / (dx * dx) * (2.0 * std::cos(theta) - 2.0) / (2.0 * std::cos(theta) + 4.0), 0.0};
+    case InterpolationKind::hermite:  // fourth-order slopes
+    case InterpolationKind::bicubic:  // per axis the same slopes (the 2D symbol is the product of the axes')
+        return {0.0, (8.0 * std::sin(theta) - std::sin(2.0 * theta)) / (6.0 * dx)};
+    }
+    throw DefinitionError("the stability analysis has no symbol for --interp " + to_string(kind));
+}
+
+// The cell weights (v0, v1, d0, d1) at t of the interpolation's piecewise cubic (cubic_spline.h, cubic_hermite.h).
+CellWeights interpolation_cell_weights(InterpolationKind kind, double t, double dx) {
+    switch (kind) {
+    case InterpolationKind::spline:
+        return cubic_spline_weights(t, dx);
+    case InterpolationKind::hermite:
+    case InterpolationKind::bicubic:
+        return cubic_hermite_weights(t, dx);
+    }
+    throw DefinitionError("the stability analysis has no cell weights for --interp " + to_string(kind));
+}
+
 constexpr double pi = 3.14159265358979323846;
 
 // Modes sampled: theta = pi k / modes_1d, k = 1..modes_1d (1D); pi k / modes_2d per axis, k = 0..modes_2d along
@@ -133,10 +160,7 @@ public:
     // without and with the factor dW.
     AxisFactors layer_factors(double theta) const {
         const Complex next = std::polar(1.0, theta);  // e^(i theta)
-        const double c = std::cos(theta);
-        const Complex data = interpolation_ == InterpolationKind::spline
-                                 ? Complex(6.0 / (dx_ * dx_) * (2.0 * c - 2.0) / (2.0 * c + 4.0), 0.0)
-                                 : Complex(0.0, (8.0 * std::sin(theta) - std::sin(2.0 * theta)) / (6.0 * dx_));
+        const Complex data = interpolation_data_factor(interpolation_, theta, dx_);
         AxisFactors factors{std::vector<Complex>(K_), std::vector<Complex>(K_)};
         for (int j = 1; j <= K_; ++j) {
             const double shift = std::sqrt(2.0 * j * dt_);
@@ -144,8 +168,7 @@ public:
             for (std::size_t l = 0; l < nodes_.size(); ++l) {
                 const double dW = shift * nodes_[l];
                 const CellShift cell = cell_shift(dW, dx_);
-                const CellWeights w = interpolation_ == InterpolationKind::spline ? cubic_spline_weights(cell.t, dx_)
-                                                                                  : cubic_hermite_weights(cell.t, dx_);
+                const CellWeights w = interpolation_cell_weights(interpolation_, cell.t, dx_);
                 const Complex term = weights_[l] * std::polar(1.0, theta * cell.cells) *
                                      (w.v0 + w.v1 * next + data * (w.d0 + w.d1 * next));
                 sum += term;
