@@ -74,7 +74,6 @@ private:
         }
         rule_ = gauss_hermite(s_.L);
         std::vector<double> weights(rule_.weights);
-        const double pi = 3.14159265358979323846;
         for (double& omega : weights) omega /= std::sqrt(pi);
         nodes_.assign(rule_.nodes.begin(), rule_.nodes.end());
         weights_.assign(weights.begin(), weights.end());
@@ -497,9 +496,7 @@ private:
     // changes (the start-up's fine steps, then the main steps), K L entries.
     const Node* node_table(double dt) {
         if (dt != node_table_dt_) {
-            std::vector<Node> table;
-            for (int j = 1; j <= K_; ++j)
-                for (int l = 0; l < s_.L; ++l) table.push_back(rule_node(dt, j, l));
+            const std::vector<Node> table = rule_rows(dt, rule_);
             node_table_.assign(table.begin(), table.end());
             node_table_dt_ = dt;
             if constexpr (stages_rows<Evaluator>::value)
@@ -513,9 +510,18 @@ private:
     // young layers' young_rule_points()).
     Node rule_node(double dt, int j, int l, const GaussHermiteRule& rule) const {
         const double dW = std::sqrt(2.0 * (j * dt)) * rule.nodes[l];
-        return {dW, rule.weights[l] / std::sqrt(3.14159265358979323846), fitter_.evaluator().shift(dW)};
+        return {dW, rule.weights[l] / std::sqrt(pi), fitter_.evaluator().shift(dW)};
     }
     Node rule_node(double dt, int j, int l) const { return rule_node(dt, j, l, rule_); }
+
+    // The rows j = 1..K of `rule`'s nodes for steps of size dt (rule_node), one after the other.
+    std::vector<Node> rule_rows(double dt, const GaussHermiteRule& rule) const {
+        const int points = static_cast<int>(rule.nodes.size());
+        std::vector<Node> rows;
+        for (int j = 1; j <= K_; ++j)
+            for (int l = 0; l < points; ++l) rows.push_back(rule_node(dt, j, l, rule));
+        return rows;
+    }
 
     // The nodes of the young layers' rule (StepCoefficients::young_rule): 2 L, at most the largest rule.
     int young_rule_points() const { return std::min(2 * s_.L, gauss_hermite_max_points); }
@@ -524,9 +530,7 @@ private:
     const Node* young_node_table(double dt) {
         if (dt != young_node_table_dt_) {
             if (young_rule_.nodes.empty()) young_rule_ = gauss_hermite(young_rule_points());
-            std::vector<Node> table;
-            for (int j = 1; j <= K_; ++j)
-                for (int l = 0; l < young_rule_points(); ++l) table.push_back(rule_node(dt, j, l, young_rule_));
+            const std::vector<Node> table = rule_rows(dt, young_rule_);
             young_node_table_.assign(table.begin(), table.end());
             young_node_table_dt_ = dt;
         }
@@ -754,6 +758,7 @@ private:
     // with one node at a time (which spilled when unrolled); in 2D 4 blocks (64 registers, with the kinked rule's steps
     // in a kernel of their own), faster than 3 or 2 (docs/performance.md, "Registers and warps per SM").
     static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;
+    static constexpr double pi = 3.14159265358979323846;
     static constexpr int status_check_interval = 64;
     static constexpr int progress_interval = 8;
 

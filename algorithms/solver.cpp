@@ -167,8 +167,10 @@ void check_spline_options(const SchemeSettings& s, bool spline_given, bool splin
                 to_string(s.interpolation) + " computes no spline moments");
 }
 
-void check_startup_options(const SchemeSettings& s, const std::string& given, int largest_K) {
-    if (given.empty()) return;
+void check_startup_options(const SchemeSettings& s, bool substeps_given, bool refine_given, int largest_K) {
+    if (!substeps_given && !refine_given) return;
+    const std::string given = std::string(substeps_given ? "--startup-substeps" : "") +
+                              (substeps_given && refine_given ? ", " : "") + (refine_given ? "--startup-refine" : "");
     require(s.startup == Startup::multistep,
             given + ": only for --startup multistep (the exact start-up takes no substeps and no grid of its own)");
     require(largest_K > 1, given + ": only for K >= 2 (K = 1 needs no start-up layers)");
@@ -199,6 +201,12 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps,
     const double startup_points = std::pow(std::max(1, refine) * double(M) + 1.0, dimension);
     return std::pow(double(L), dimension) * (std::pow(M + 1.0, dimension) * double(main_layer_reads(K, N)) +
                                              startup_points * double(startup_layer_reads(K, substeps)));
+}
+
+double node_evaluations(const SchemeSettings& s, int dimension, bool terminal_kinked) {
+    const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
+    return node_evaluations(dimension, M, s.L, s.K(), s.N, static_cast<int>(startup_substeps(s)),
+                            startup_refinement(s, terminal_kinked, dimension));
 }
 
 std::string startup_warning(const SchemeSettings& s, int dimension, int refine) {
@@ -237,8 +245,7 @@ double kinked_rule_evaluations(const SchemeSettings& s) {
 std::string kinked_rule_warning(const SchemeSettings& s) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     const double kinked = kinked_rule_evaluations(s);
-    const double others = node_evaluations(1, M, s.L, K, s.N, static_cast<int>(startup_substeps(s)),
-                                           startup_refinement(s, true, 1));
+    const double others = node_evaluations(s, 1, true);
     if (!(kinked > 10 * others && kinked > 1e10)) return "";
     const double dx = SpaceGrid{M, s.R}.dx(), widest = K * s.T / s.N;  // the first main step's variance, K dt
     const int q = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);

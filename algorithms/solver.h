@@ -133,6 +133,8 @@ inline long long layer_reads(int K, int N, int substeps) {
 // (M+1)^d and the start-up's (r M + 1)^d (r = refine, startup_refinement). The finer rule of a kinked terminal layer
 // (options) is counted as L^d nodes.
 double node_evaluations(int dimension, int M, int L, int K, int N, int substeps, int refine);
+// node_evaluations of a run with these settings: its grid's M, its start-up's substeps and refinement.
+double node_evaluations(const SchemeSettings& settings, int dimension, bool terminal_kinked);
 
 // A warning (empty if none) for a start-up that is most of a long run: its (K - 1) S fine steps more than ten times
 // the run's N - K + 1 steps, in a run of more than 1e11 node evaluations (some 30 minutes on one core), as a small T
@@ -171,10 +173,10 @@ inline const std::string allow_unstable_advice = "--allow-unstable runs it anywa
 // option or a bench key) for an interpolation that has none.
 void check_spline_options(const SchemeSettings& settings, bool spline_given, bool spline_solve_given);
 
-// Throws InputError where the start-up's options were given (`given` names them: "--startup-substeps", an option or a
-// bench key; "" where none was) for a run with no multistep start-up: --startup exact, or largest_K = 1 (the run's K,
-// or the largest of a study's list).
-void check_startup_options(const SchemeSettings& settings, const std::string& given, int largest_K);
+// Throws InputError, naming them as options, where the start-up's substeps or refinement were given (an option or a
+// bench key) for a run with no multistep start-up: --startup exact, or largest_K = 1 (the run's K, or the largest of a
+// study's list).
+void check_startup_options(const SchemeSettings& settings, bool substeps_given, bool refine_given, int largest_K);
 
 // Seconds spent in the phases of the steps (start-up and backward), with SchemeSettings::time_phases.
 struct SweepPhaseSeconds {

@@ -110,11 +110,7 @@ BenchCase parse_case(const std::string& item) {
     }
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
-        std::string startup_given;
-        for (const auto& [key, option] : {std::pair{"startup_substeps", "--startup-substeps"},
-                                           std::pair{"startup_refine", "--startup-refine"}})
-            if (given.count(key)) startup_given += (startup_given.empty() ? "" : ", ") + std::string(option);
-        check_startup_options(s, startup_given, s.K());
+        check_startup_options(s, given.count("startup_substeps") > 0, given.count("startup_refine") > 0, s.K());
         set_driver_z_term(s, *problem);
         // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable
         validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");

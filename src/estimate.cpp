@@ -27,12 +27,8 @@ SchemeSettings coarse_settings(const SchemeSettings& settings) {
 }
 
 double estimate_cost(const SchemeSettings& s, int dimension, bool terminal_kinked) {
-    const auto evaluations = [&](const SchemeSettings& run) {
-        const int M = space_intervals(run.Ky, run.Kz, run.N, run.T, run.R, run.grid_order);
-        return node_evaluations(dimension, M, run.L, run.K(), run.N, static_cast<int>(startup_substeps(run)),
-                                startup_refinement(run, terminal_kinked, dimension));
-    };
-    return evaluations(coarse_settings(s)) / evaluations(s);
+    return node_evaluations(coarse_settings(s), dimension, terminal_kinked) /
+           node_evaluations(s, dimension, terminal_kinked);
 }
 
 bool estimate_wanted(EstimateMode mode, double cost) {

@@ -582,10 +582,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         s.startup = Startup::exact;
     }
     const int largest_K = std::max({s.Ky, s.Kz, *std::max_element(invocation.Ks.begin(), invocation.Ks.end())});
-    std::string startup_given;
-    for (const char* option : {"startup-substeps", "startup-refine"})
-        if (vm.count(option)) startup_given += (startup_given.empty() ? "--" : ", --") + std::string(option);
-    check_startup_options(s, startup_given, largest_K);
+    check_startup_options(s, vm.count("startup-substeps") > 0, vm.count("startup-refine") > 0, largest_K);
     if (study) {
         if (take(vm, "backends", name)) invocation.backends = parse_backend_list(name);
         take_out_folder(vm, invocation.out);

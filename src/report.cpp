@@ -217,17 +217,18 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
                 ? "; NOT CONVERGED in " + std::to_string(r.picard_unconverged_steps) + " steps (warning on stderr)"
                 : "")
         << "\n";
+    const std::string startup_grid =
+        r.startup_refine > 1 ? ", on a grid of " + std::to_string(r.startup_refine) + " M = " +
+                                   std::to_string(r.startup_refine * r.M) + " intervals" +
+                                   (r.dimension == 2 ? " per axis" : "")
+                             : "";
     if (s.K() == 1)
         out << "startup   none needed (K = 1)\n";
     else if (s.startup == Startup::exact)
         out << "startup   EXACT: layers N-1..N-K+1 were set from the exact solution (verification mode)\n";
     else
         out << "startup   multistep scheme on dt/" << r.startup_substeps << " and dt/" << 2 * r.startup_substeps
-            << ", orders raised step by step, Richardson-extrapolated"
-            << (r.startup_refine > 1 ? ", on a grid of " + std::to_string(r.startup_refine) + " M = " +
-                                           std::to_string(r.startup_refine * r.M) + " intervals" + (r.dimension == 2 ? " per axis" : "")
-                                     : std::string())
-            << "\n";
+            << ", orders raised step by step, Richardson-extrapolated" << startup_grid << "\n";
     out << "stability " << describe(stability, s) << " (von Neumann analysis; README, Stability)"
         << (stability.growth_over_run > stability_warning_growth ? "; UNSTABLE (warning on stderr)" : "") << "\n";
     if (!inv.domain.empty()) print_domain(out, inv, r);

@@ -115,9 +115,7 @@ double study_estimate_cost(const std::string& problem, const SchemeSettings& bas
     for (int K : Ks)
         for (int N : Ns) {
             const SchemeSettings s = case_settings(base, K, N);
-            const int M = space_intervals(K, K, N, s.T, s.R, s.grid_order);
-            const double evaluations = node_evaluations(dimension, M, s.L, K, N, static_cast<int>(startup_substeps(s)),
-                                                        startup_refinement(s, info.terminal_kinked, dimension));
+            const double evaluations = node_evaluations(s, dimension, info.terminal_kinked);
             all += evaluations;
             if (!listed(Ns, coarse_steps(N)) && coarse_steps(N) >= K + 1)
                 extra += evaluations * estimate_cost(s, dimension, info.terminal_kinked);
