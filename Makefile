@@ -1,7 +1,8 @@
 # bsde: multistep BSDE solver. One binary with the cuda (nvcc), omp and serial (g++) backends.
 #   make            build bin/bsde and the test runner
 #   make run        build bin/bsde only and run the main job (see README)
-#   make test       build both and run every suite on every backend this machine can run
+#   make test       build both, check the include direction (tools/check_layers.sh) and run every suite on every
+#                   backend this machine can run
 # Overrides: SMS=90 (GPU architectures), dbg=1, CUDA_HOME=..., BUILD=build, NVCC=...
 
 CUDA_HOME ?= /usr/local/cuda
@@ -30,18 +31,19 @@ NVCCFLAGS := -std=c++17 $(OPT) $(foreach sm,$(SMS),-gencode arch=compute_$(sm),c
 BOOST_PO   := $(BOOST_LIB)/libboost_program_options.a
 BOOST_TEST_HEADER := /usr/include/boost/test/included/unit_test.hpp
 
-CORE_SRC := algorithms/gauss_hermite.cpp algorithms/multistep_weights.cpp algorithms/grid.cpp \
-            algorithms/cubic_spline.cpp algorithms/spline_inverse_band.cpp algorithms/solver.cpp algorithms/stability.cpp algorithms/backend.cpp \
-            problems/registry.cpp src/backend_serial.cpp src/backend_omp.cpp
+CORE_SRC := $(addprefix algorithms/,quadrature/gauss_hermite.cpp interpolation/cubic_spline.cpp \
+              interpolation/spline_inverse_band.cpp scheme/settings.cpp scheme/grid.cpp scheme/multistep_weights.cpp \
+              scheme/stability.cpp backends/backend.cpp backends/backend_serial.cpp backends/backend_omp.cpp) \
+            problems/registry.cpp
 CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/study.cpp src/study_output.cpp src/progress.cpp \
             src/bench.cpp src/build_info.cpp src/estimate.cpp src/result_checks.cpp
 TEST_SRC := $(wildcard tests/*.cpp)
 
 ifneq ($(NVCC),)
-  CUDA_OBJ := $(BUILD)/src/backend_cuda.o
+  CUDA_OBJ := $(BUILD)/algorithms/backends/backend_cuda.o
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static -lrt
 else
-  CUDA_OBJ := $(BUILD)/src/backend_cuda_absent.o
+  CUDA_OBJ := $(BUILD)/algorithms/backends/backend_cuda_absent.o
   CUDA_LIBS :=
 endif
 
@@ -88,7 +90,7 @@ $(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(BOOST_PO) $(LDLIBS)
 
-$(BUILD)/src/backend_omp.o: CXXFLAGS += -fopenmp
+$(BUILD)/algorithms/backends/backend_omp.o: CXXFLAGS += -fopenmp
 
 # The commit the binaries are built from (bsde --version; the records of bench and study name it), "-dirty" with
 # uncommitted changes; build_commit.txt is rewritten only when it changes, so that build_info.o is rebuilt then.
@@ -112,6 +114,7 @@ run: deps $(BSDE)
 	$(BSDE) solve --config data/run.ini
 
 test: all
+	tools/check_layers.sh
 	$(TESTS)
 
 clean:

@@ -24,8 +24,8 @@
 #include <cmath>
 #include <string>
 
-#include "../algorithms/point.h"
-#include "../algorithms/terminal_smoothing.h"
+#include "../algorithms/core/point.h"
+#include "../algorithms/scheme/terminal_smoothing.h"
 #include "option_checks.h"
 #include "problem_support.h"
 #include "spots.h"

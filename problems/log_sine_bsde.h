@@ -4,7 +4,7 @@
 #pragma once
 #include <cmath>
 
-#include "../algorithms/device_exp.h"
+#include "../algorithms/core/device_exp.h"
 #include "problem_support.h"
 
 namespace bsde {
@@ -32,7 +32,7 @@ struct log_sine_bsde {
     __host__ __device__ double terminal_y(double w) const { return exact_y(T, w); }
     __host__ __device__ double terminal_z(double w) const { return exact_z(T, w); }
     // f at a fixed t, with e^(t^2) and e^(-t^2) computed once (sweep_functors.h, driver_at): one exp per call,
-    // device_exp (on the GPU an exp without a branch; algorithms/device_exp.h).
+    // device_exp (on the GPU an exp without a branch; algorithms/core/device_exp.h).
     struct Driver {
         double t, t2, growth, decay;  // t^2, e^(t^2), e^(-t^2)
         __host__ __device__ double operator()(double, double y, double z) const {

@@ -11,9 +11,9 @@
 #include <cmath>
 #include <string>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/gauss_hermite.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/quadrature/gauss_hermite.h"
+#include "../algorithms/scheme/settings.h"
 
 namespace bsde {
 

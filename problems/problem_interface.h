@@ -1,5 +1,5 @@
 // The interface of a problem: what a header in problems/ declares for the sweep, the command line and the tests
-// (docs/architecture.md, "Adding a problem"). Point = double in 1D, Vec2 in 2D (algorithms/point.h); every
+// (docs/architecture.md, "Adding a problem"). Point = double in 1D, Vec2 in 2D (algorithms/core/point.h); every
 // __host__ __device__ member runs on the GPU, so it uses no std:: containers or strings.
 //
 // Required:
@@ -34,8 +34,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../algorithms/point.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/core/point.h"
+#include "../algorithms/scheme/settings.h"
 
 namespace bsde {
 namespace problem_interface {

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "../algorithms/affine_driver.h"
-#include "../algorithms/errors.h"
-#include "../algorithms/host_device.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/core/affine_driver.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/core/host_device.h"
+#include "../algorithms/scheme/settings.h"
 
 namespace bsde {
 

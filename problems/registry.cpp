@@ -5,8 +5,8 @@
 #include <utility>
 #include <cmath>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/problem_grid_checks.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/problem_grid_checks.h"
 #include "problem_interface.h"
 #include "problem_list.h"
 

@@ -20,7 +20,7 @@ struct ProblemInfo {
     // declare or a value it refuses, and returns its driver's gradient in z (SchemeSettings::driver_z_gradient).
     std::array<double, 2> (*driver_z_gradient)(double T, const ProblemParameters& given);
     // Constructs the problem with settings.T and settings.problem_parameters and runs its checks of the grid
-    // (algorithms/problem_grid_checks.h): throws InputError for a setting the sweep would refuse.
+    // (algorithms/scheme/problem_grid_checks.h): throws InputError for a setting the sweep would refuse.
     void (*check_grid)(const SchemeSettings& settings);
     // Problems with spots (the options, spots.h): constructs the problem with settings.T and
     // settings.problem_parameters and returns the domain that the spots need, one range per asset or one for all, none

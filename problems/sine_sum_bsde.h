@@ -10,7 +10,7 @@
 #pragma once
 #include <cmath>
 
-#include "../algorithms/point.h"
+#include "../algorithms/core/point.h"
 #include "problem_support.h"
 
 namespace bsde {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 
 namespace bsde {
 

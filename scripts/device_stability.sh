@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU host: the stability analysis (algorithms/stability.h) against what the solver does. Each case runs with
+# On the GPU host: the stability analysis (algorithms/scheme/stability.h) against what the solver does. Each case runs with
 # --allow-unstable on cuda and prints the analysis's growth over the run with the y_0 and z_0 errors and the largest
 # errors over |w| <= R/2 (or the solver's error line), so that the growth at which results go wrong can be read off.
 # usage: scripts/device_stability.sh > log   (BSDE: the binary, default build/bin/bsde)

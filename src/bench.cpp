@@ -9,8 +9,8 @@
 #include <regex>
 #include <set>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/stability.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/stability.h"
 #include "../problems/registry.h"
 #include "build_info.h"
 #include "options.h"

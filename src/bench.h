@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/backend.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/backends/backend.h"
+#include "../algorithms/scheme/settings.h"
 #include "study.h"
 
 namespace bsde {
@@ -70,7 +70,7 @@ NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind 
                    double staged_sums_per_node = 0);
 
 // Steps of a solve: (K-1) 3 S start-up steps (its passes of S and 2 S substeps; S = 0 for the exact start-up) and
-// N - K + 1 more. (Its layer reads and node evaluations: layer_reads, node_evaluations in algorithms/solver.h.)
+// N - K + 1 more. (Its layer reads and node evaluations: layer_reads, node_evaluations in algorithms/scheme/settings.h.)
 long long bench_steps(int K, int N, int substeps);
 
 // The flops of the separable pass (2D, an affine driver; separable_pass.h) for one layer it reads, counted as

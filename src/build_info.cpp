@@ -1,6 +1,6 @@
 #include "build_info.h"
 
-#include "../algorithms/backend.h"
+#include "../algorithms/backends/backend.h"
 
 #ifndef BSDE_BUILD_COMMIT
 #define BSDE_BUILD_COMMIT "unknown"

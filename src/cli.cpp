@@ -6,9 +6,9 @@
 #include <new>
 #include <string>
 
-#include "../algorithms/backend.h"
-#include "../algorithms/errors.h"
-#include "../algorithms/stability.h"
+#include "../algorithms/backends/backend.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/stability.h"
 #include "../problems/registry.h"
 #include "bench.h"
 #include "build_info.h"

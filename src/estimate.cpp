@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/grid.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/grid.h"
 
 namespace bsde {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/backend.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/backends/backend.h"
+#include "../algorithms/scheme/settings.h"
 #include "../problems/registry.h"
 
 namespace bsde {
@@ -35,7 +35,7 @@ inline int coarse_steps(int N) { return N / 2; }
 // The settings of the second solve: those of the run with N' steps.
 SchemeSettings coarse_settings(const SchemeSettings& settings);
 
-// The second solve's expected cost over the run's: the ratio of their node evaluations (node_evaluations, solver.h).
+// The second solve's expected cost over the run's: the ratio of their node evaluations (node_evaluations, settings.h).
 double estimate_cost(const SchemeSettings& settings, int dimension, bool terminal_kinked);
 
 // Whether the estimate is made: always with on, never with off, and by default where its cost is at most

@@ -16,7 +16,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 #include "../problems/registry.h"
 #include "bench.h"
 #include "estimate.h"

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/backend.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/backends/backend.h"
+#include "../algorithms/scheme/settings.h"
 #include "../problems/spots.h"
 #include "estimate.h"
 

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "../algorithms/solver.h"
+#include "../algorithms/scheme/settings.h"
 
 namespace bsde {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 
 namespace bsde {
 

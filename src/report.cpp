@@ -13,9 +13,9 @@
 #include <cstring>
 #include <iomanip>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/grid.h"
-#include "../algorithms/multistep_weights.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/grid.h"
+#include "../algorithms/scheme/multistep_weights.h"
 #include "../problems/registry.h"
 
 namespace bsde {

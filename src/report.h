@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/solver.h"
-#include "../algorithms/stability.h"
+#include "../algorithms/scheme/settings.h"
+#include "../algorithms/scheme/stability.h"
 #include "../problems/registry.h"
 #include "estimate.h"
 #include "options.h"

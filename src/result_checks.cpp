@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 #include "report.h"
 
 namespace bsde {

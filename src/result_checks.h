@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/solver.h"
+#include "../algorithms/scheme/settings.h"
 #include "../problems/registry.h"
 #include "../problems/spots.h"
 

@@ -6,9 +6,9 @@
 #include <set>
 #include <utility>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/grid.h"
-#include "../algorithms/stability.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/grid.h"
+#include "../algorithms/scheme/stability.h"
 #include "../problems/registry.h"
 #include "options.h"
 #include "progress.h"

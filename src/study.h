@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/backend.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/backends/backend.h"
+#include "../algorithms/scheme/settings.h"
 #include "estimate.h"
 #include "result_checks.h"
 

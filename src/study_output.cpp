@@ -16,7 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 #include "../problems/registry.h"
 #include "build_info.h"
 #include "options.h"

@@ -1,4 +1,4 @@
-// device_exp's polynomial (algorithms/device_exp.h), which the GPU runs, checked on the host against the C
+// device_exp's polynomial (algorithms/core/device_exp.h), which the GPU runs, checked on the host against the C
 // library's exp (glibc's: within 1 ulp): within 2 ulp (relative 2 x 2^-52) wherever e^x is a normal double,
 // within one unit of the last place where it is subnormal, 0 and infinity where the library's are, exact where
 // e^x is.
@@ -6,7 +6,7 @@
 #include <limits>
 #include <random>
 
-#include "../algorithms/device_exp.h"
+#include "../algorithms/core/device_exp.h"
 #include "test_support.h"
 
 using namespace bsde;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 #include "../src/estimate.h"
 #include "../src/study.h"
 #include "cli_support.h"

@@ -26,9 +26,9 @@
 #include <omp.h>
 #include <thrust/fill.h>
 
-#include "../algorithms/backward_sweep.h"
-#include "../algorithms/errors.h"
-#include "../algorithms/host_system.h"
+#include "../algorithms/sweep/backward_sweep.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/backends/host_system.h"
 #include "../src/cli.h"
 #include "../src/options.h"
 #include "cli_support.h"
@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"coefficients", "--problem", "nonsense"}, 2, "--problem: not for bsde coefficients"},
         {{"problems", "--strict"}, 2, "--strict: not for bsde problems, which takes no options"},
         {{"problems", "--N", "2"}, 2, "--N: not for bsde problems"},
-        // settings the stability analysis finds unstable (algorithms/stability.h)
+        // settings the stability analysis finds unstable (algorithms/scheme/stability.h)
         {{"solve", "--problem", "ex2", "--K", "6", "--N", "2048"}, 2,
          "--K 6, --N 2048, --L 32: the scheme is unstable on this grid: grid modes of wavelength about"},
         {{"solve", "--N", "64", "extra"}, 2, "unexpected argument 'extra'"},

@@ -1,5 +1,5 @@
 // Space and time grids against every M of the paper's Tables 4, 5, 8, 9 and 11.
-#include "../algorithms/grid.h"
+#include "../algorithms/scheme/grid.h"
 #include "test_support.h"
 
 using namespace bsde;

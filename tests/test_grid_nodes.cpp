@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/gauss_hermite.h"
-#include "../algorithms/interpolation.h"
-#include "../algorithms/sweep_functors.h"
+#include "../algorithms/quadrature/gauss_hermite.h"
+#include "../algorithms/interpolation/interpolation.h"
+#include "../algorithms/sweep/sweep_functors.h"
 #include "test_support.h"
 
 using namespace bsde;

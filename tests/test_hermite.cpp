@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/interpolation.h"
+#include "../algorithms/interpolation/interpolation.h"
 #include "test_support.h"
 
 using namespace bsde;

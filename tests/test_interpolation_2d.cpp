@@ -3,9 +3,9 @@
 #include <cmath>
 #include <random>
 
-#include "../algorithms/bicubic.h"
-#include "../algorithms/host_system.h"
-#include "../algorithms/tensor_spline.h"
+#include "../algorithms/interpolation/bicubic.h"
+#include "../algorithms/backends/host_system.h"
+#include "../algorithms/interpolation/tensor_spline.h"
 #include "test_support.h"
 
 using namespace bsde;

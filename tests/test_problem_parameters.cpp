@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "../algorithms/grid.h"
+#include "../algorithms/scheme/grid.h"
 #include "../problems/black_scholes_option.h"
 #include "../problems/exchange_option.h"
 #include "../problems/logistic_bsde.h"

@@ -4,11 +4,11 @@
 #include <numeric>
 #include <string>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/expectation_rules.h"
-#include "../algorithms/gauss_hermite.h"
-#include "../algorithms/multistep_weights.h"
-#include "../algorithms/separable_pass.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/expectation_rules.h"
+#include "../algorithms/quadrature/gauss_hermite.h"
+#include "../algorithms/scheme/multistep_weights.h"
+#include "../algorithms/sweep/separable_pass.h"
 #include "test_support.h"
 
 using namespace bsde;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 #include "../problems/registry.h"
 #include "../src/result_checks.h"
 #include "cli_support.h"

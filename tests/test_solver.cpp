@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "../algorithms/backward_sweep.h"
-#include "../algorithms/host_system.h"
+#include "../algorithms/sweep/backward_sweep.h"
+#include "../algorithms/backends/host_system.h"
 #include "../problems/logistic_bsde.h"
 #include "test_support.h"
 

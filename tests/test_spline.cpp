@@ -2,10 +2,10 @@
 #include <cmath>
 #include <random>
 
-#include "../algorithms/cubic_hermite.h"
-#include "../algorithms/cubic_spline.h"
-#include "../algorithms/host_system.h"
-#include "../algorithms/spline_inverse_band.h"
+#include "../algorithms/interpolation/cubic_hermite.h"
+#include "../algorithms/interpolation/cubic_spline.h"
+#include "../algorithms/backends/host_system.h"
+#include "../algorithms/interpolation/spline_inverse_band.h"
 #include "test_support.h"
 
 using namespace bsde;

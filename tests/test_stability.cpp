@@ -1,4 +1,4 @@
-// The von Neumann analysis of the fully discrete scheme (algorithms/stability.h): its factor for a grid mode is
+// The von Neumann analysis of the fully discrete scheme (algorithms/scheme/stability.h): its factor for a grid mode is
 // what the code's interpolation and Gauss-Hermite rule make of that mode, its smooth modes decay as under the exact
 // expectation, the paper's settings pass it, and what it calls unstable does blow up in the solver (and is refused
 // unless --allow-unstable).
@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/errors.h"
-#include "../algorithms/gauss_hermite.h"
-#include "../algorithms/grid.h"
-#include "../algorithms/interpolation.h"
-#include "../algorithms/stability.h"
+#include "../algorithms/core/errors.h"
+#include "../algorithms/quadrature/gauss_hermite.h"
+#include "../algorithms/scheme/grid.h"
+#include "../algorithms/interpolation/interpolation.h"
+#include "../algorithms/scheme/stability.h"
 #include "../problems/problem_support.h"
 #include "../problems/registry.h"
 #include "cli_support.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/errors.h"
+#include "../algorithms/core/errors.h"
 #include "../src/build_info.h"
 #include "../src/cli.h"
 #include "../src/progress.h"

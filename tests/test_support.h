@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "../algorithms/backend.h"
-#include "../algorithms/solver.h"
+#include "../algorithms/backends/backend.h"
+#include "../algorithms/scheme/settings.h"
 #include "../src/study.h"
 
 namespace bsde::test {

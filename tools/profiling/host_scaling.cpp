@@ -4,7 +4,7 @@
 //
 // Work: per item a chain of `rounds` times x <- fma(x, a, b) and exp(-x) (FP64, as a node of ex2's pass does one
 // exp and some multiply-adds), 'items' items per step, split among the threads by
-// `#pragma omp parallel for schedule(dynamic, 16)` as the pass is (src/backend_omp.cpp), `steps` steps (one
+// `#pragma omp parallel for schedule(dynamic, 16)` as the pass is (algorithms/backends/backend_omp.cpp), `steps` steps (one
 // parallel region each, as a backward step). The same work on one thread first, then on all.
 // Build (no Boost): g++ -O3 -fopenmp -static tools/profiling/host_scaling.cpp -o build/bin/host_scaling
 // Run: build/bin/host_scaling [items per step = 8192] [steps = 300] [rounds = 64]

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Whether two PTX files of src/backend_cuda.cu hold the same device code, up to what moves when only host code or
+"""Whether two PTX files of algorithms/backends/backend_cuda.cu hold the same device code, up to what moves when only host code or
 the build's directory changed: the translation unit's hash in internal names, the numbering of branch labels and
 local depots, the order in which functions and global declarations are emitted, and the .globl comments.
 
 usage: tools/profiling/ptx_same_code.py A.ptx B.ptx   (exit 0: the same code; 1: not, with the first differing function)
 PTX from: nvcc -I. -I/usr/local/cuda/include/cccl -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -ptx
-src/backend_cuda.cu -o A.ptx
+algorithms/backends/backend_cuda.cu -o A.ptx
 """
 import difflib
 import re

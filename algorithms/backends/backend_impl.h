@@ -1,0 +1,162 @@
+// The backend operations, written once over a backend context (HostContext<...> or CudaContext)
+// and instantiated by each backend's translation unit.
+#pragma once
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <thrust/system_error.h>
+#include <thrust/transform.h>
+
+#include "../../problems/problem_list.h"
+#include "backend.h"
+#include "../sweep/backward_sweep.h"
+#include "../interpolation/bicubic.h"
+#include "../core/raw_pointer.h"
+#include "../interpolation/spline_fitter.h"
+#include "../interpolation/tensor_spline.h"
+
+namespace bsde {
+
+// One function's 2D interpolant at the point (x1, x2): locate, then evaluate.
+template <class Evaluator>
+struct Interpolant2DAtPoint {
+    Evaluator evaluate;
+    const double* values;
+    const double* data;
+    __host__ __device__ double operator()(double x1, double x2) const {
+        return evaluate(values, data, evaluate.locate(Vec2{{x1, x2}}));
+    }
+};
+
+template <class Context>
+class BackendImpl final : public BackendOps {
+public:
+    std::string description() const override {
+        return guarded([](Context& context) { return context.description(); });
+    }
+
+    std::vector<double> solve_tridiagonal(const std::vector<double>& lower, const std::vector<double>& diag,
+                                          const std::vector<double>& upper, const std::vector<double>& rhs,
+                                          int m, int count) const override {
+        return guarded([&](Context& context) {
+            Vector<double> a(lower.begin(), lower.end()), b(diag.begin(), diag.end()),
+                c(upper.begin(), upper.end()), x(rhs.begin(), rhs.end());
+            context.solve_tridiagonal(raw(a), raw(b), raw(c), raw(x), m, count);
+            return to_host(context, x);
+        });
+    }
+
+    std::vector<double> spline_moments(const std::vector<double>& values, int M, int columns, double dx,
+                                       SplineBoundary boundary, SplineSolve solve) const override {
+        return guarded([&](Context& context) {
+            SplineFitter<Context> fitter(context, M, boundary, dx, solve);
+            Vector<double> v(values.begin(), values.end()), moments(values.size());
+            fitter.fit(raw(v), raw(moments), columns);
+            return to_host(context, moments);
+        });
+    }
+
+    std::vector<double> spline_evaluate(const std::vector<double>& values, const std::vector<double>& moments,
+                                        double x_min, double dx, const std::vector<double>& points) const override {
+        return guarded([&](Context& context) {
+            Vector<double> v(values.begin(), values.end()), m(moments.begin(), moments.end()),
+                x(points.begin(), points.end()), out(points.size());
+            const int M = static_cast<int>(values.size()) - 1;
+            thrust::transform(context.policy(), x.begin(), x.end(), out.begin(),
+                              SplineAtPoint{UniformGridLocator{x_min, dx, M}, CellCubicColumn{raw(v), raw(m)}});
+            return to_host(context, out);
+        });
+    }
+
+    std::vector<double> interpolate_2d(InterpolationKind kind, const std::vector<double>& values, int M, double x_min,
+                                       double dx, const std::vector<double>& x1, const std::vector<double>& x2,
+                                       SplineSolve spline_solve) const override {
+        return guarded([&](Context& context) {
+            if (kind == InterpolationKind::bicubic)
+                return interpolate_2d_with(BicubicFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
+            return interpolate_2d_with(TensorSplineFitter<Context>(context, M, x_min, dx, spline_solve), context, values,
+                                       x1, x2);
+        });
+    }
+
+    SolveResult solve(const std::string& problem, const SchemeSettings& settings) const override {
+        return guarded([&](Context& context) {
+#define BSDE_SOLVE_IF_NAMED(P)                                          \
+            if (problem == P::name || problem == P::alias) return solve_with<P>(context, settings);
+            BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
+#undef BSDE_SOLVE_IF_NAMED
+            throw InputError("--problem '" + problem + "': no such problem");
+        });
+    }
+
+private:
+    template <class T>
+    using Vector = typename Context::template vector<T>;
+
+    static std::vector<double> to_host(const Context& context, const Vector<double>& v) {
+        std::vector<double> out(v.size());
+        context.copy_to_host(v.begin(), v.end(), out.begin());
+        return out;
+    }
+
+    // Fits one function and evaluates its interpolant at the points (x1[k], x2[k]).
+    template <class Fitter>
+    static std::vector<double> interpolate_2d_with(Fitter&& fitter, Context& context, const std::vector<double>& values,
+                                                   const std::vector<double>& x1, const std::vector<double>& x2) {
+        Vector<double> v(values.begin(), values.end()), data(fitter.data_size()), p1(x1.begin(), x1.end()),
+            p2(x2.begin(), x2.end()), out(x1.size());
+        fitter.fit(raw(v), raw(data), 1);
+        using Evaluator = decltype(fitter.evaluator());
+        thrust::transform(context.policy(), p1.begin(), p1.end(), p2.begin(), out.begin(),
+                          Interpolant2DAtPoint<Evaluator>{fitter.evaluator(), raw(v), raw(data)});
+        return to_host(context, out);
+    }
+
+    // The interpolation chosen (validate() rejects those of the other dimension).
+    template <class Problem>
+    static SolveResult solve_with(Context& context, const SchemeSettings& settings) {
+        if constexpr (Problem::dimension == 1) {
+            return settings.interpolation == InterpolationKind::hermite
+                       ? sweep_with<Problem, CubicHermite1D>(context, settings)
+                       : sweep_with<Problem, CubicSpline1D>(context, settings);
+        } else {
+            return settings.interpolation == InterpolationKind::bicubic
+                       ? sweep_with<Problem, Bicubic2D>(context, settings)
+                       : sweep_with<Problem, TensorSpline2D>(context, settings);
+        }
+    }
+
+    template <class Problem, class Interpolation>
+    static SolveResult sweep_with(Context& context, const SchemeSettings& settings) {
+        const Problem problem(settings.T, settings.problem_parameters);
+        BackwardSweep<Problem, Interpolation, Context> sweep(context, problem, settings);
+        SolveResult result = sweep.run();
+        result.problem = Problem::name;
+        result.device = context.description();
+        if constexpr (Interpolation::solves_spline_moments)
+            result.spline_solve = to_string(resolve_spline_solve(settings.spline_solve, Context::runs_on_gpu));
+        return result;
+    }
+
+    // f(context) on a new context. Library failures surface as DeviceError (exit code 4) with the library's
+    // message; a Thrust failure also with the place of the context's last Thrust call (thrust_calls.h).
+    template <class F>
+    static auto guarded(F&& f) -> decltype(f(std::declval<Context&>())) {
+        try {
+            Context context;
+            try {
+                return f(context);
+            } catch (const thrust::system_error& e) {
+                const std::string site = context.last_site();
+                throw DeviceError((site.empty() ? "" : site + ": ") + "Thrust: " + e.what());
+            }
+        } catch (const std::bad_alloc&) {
+            throw DeviceError("out of memory while allocating the solver's arrays");
+        }
+    }
+};
+
+}  // namespace bsde

@@ -1,0 +1,233 @@
+// What a solve takes and what it gives back: plain C++ shared by the front end and every backend.
+#pragma once
+#include <array>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../interpolation/cubic_spline.h"
+#include "terminal_smoothing.h"
+
+namespace bsde {
+
+enum class Startup {
+    multistep,  // layers N-1..N-K+1 by the same scheme on fine steps dt / S and dt / 2S, Richardson-extrapolated
+    exact       // verification mode: the exact solution (only for problems that have one)
+};
+std::string to_string(Startup startup);
+Startup parse_startup(const std::string& name);  // throws InputError
+
+// Interpolation of a layer (--interp).
+enum class InterpolationKind {
+    spline,   // 1D: cubic spline (--spline end condition); 2D: tensor-product cubic spline (not-a-knot), one B-spline
+              // coefficient per point and function
+    bicubic,  // 2D: the paper's: values, first and mixed derivatives by 4th-order differences, 16 coefficients per cell
+    hermite   // 1D: cubic Hermite with slopes from 4th-order differences (no solve)
+};
+std::string to_string(InterpolationKind interpolation);
+InterpolationKind parse_interpolation(const std::string& name);  // throws InputError
+
+using ProblemParameters = std::map<std::string, double>;
+
+// Called by the sweep now and then with the steps done and the steps in all (start-up included).
+using ProgressCallback = std::function<void(int steps_done, int steps_total)>;
+using WarningCallback = std::function<void(const std::string& warning)>;
+
+struct SchemeSettings {
+    int Ky = 3, Kz = 3;          // multistep orders of y and z
+    int N = 256;                 // time steps
+    double T = 1.0;              // terminal time
+    double R = 16.0;             // half-width of the space domain
+    int L = 32;                  // Gauss-Hermite points per dimension
+    int picard_iterations = 30;  // most Picard iterations per point and step
+    // stop when |change| <= tolerance (s + |y|), s = E|g(W_T)| the terminal data's mean magnitude (PicardStop,
+    // sweep_functors.h)
+    double picard_tolerance = 1e-15;
+    Startup startup = Startup::multistep;
+    int startup_substeps = 0;    // S: the start-up's passes take S and 2 S fine steps per step; 0 = automatic
+    int startup_refine = 0;      // r: the start-up runs on r M intervals per axis; 0 = automatic (startup_refinement)
+    SplineBoundary spline = SplineBoundary::not_a_knot;
+    // How the spline moments are computed (1D spline and 2D tensor spline): auto = inverse-band on cuda,
+    // tridiagonal on omp/serial; the two give the same spline to rounding (cubic_spline.h, spline_fitter.h).
+    SplineSolve spline_solve = SplineSolve::automatic;
+    Smoothing smoothing = Smoothing::kreiss6;  // of kinked terminal data (problems with terminal_kink())
+    int grid_order = 0;          // space grid matched to this order; 0 = min(Ky+1, Kz, 3) (the paper's)
+    InterpolationKind interpolation = InterpolationKind::spline;
+    ProblemParameters problem_parameters;
+    // The problem's driver's gradient in z (per axis) where the driver is linear in z, else 0: for the stability
+    // analysis (stability.h), which a large one makes unstable. Set from the problem and its parameters
+    // (ProblemInfo::driver_z_gradient, problems/registry.h).
+    std::array<double, 2> driver_z_gradient{0.0, 0.0};
+    // What the problem's parameters can do about that term, for the stability refusal's remedy where it is the cause
+    // (ProblemInfo::driver_z_advice); "" where the problem says nothing.
+    std::string driver_z_advice;
+    ProgressCallback progress;   // optional
+    // optional: told a warning about the run before it starts, once its memory is known to fit (startup_warning)
+    WarningCallback warn_before_run;
+    // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);
+    // otherwise it is reported in SolveResult::picard_warning and the run goes on.
+    bool picard_strict = false;
+    // --allow-unstable: run settings whose grid modes the von Neumann analysis finds growing by more than
+    // stability_error_growth over the run (stability.h), which validate() otherwise refuses.
+    bool allow_unstable = false;
+    // Times the phases of every step (SolveResult::phase_seconds) by marks in the context's work (on cuda events
+    // on the stream: nothing waits for them) (bsde bench).
+    bool time_phases = false;
+    // Grid points per call of the 1D fused pass with the cubic interpolations (a tuning and verification setting,
+    // not on the command line): 0 = chosen to fill the device (BackwardSweep::points_per_call), else 1 to
+    // max_points_per_call. Every choice gives the same results, operation for operation; other passes take one.
+    int points_per_call = 0;
+    // Whether the 2D steps take their expectations by the separable pass where it applies (separable_pass.h: an
+    // affine driver and the tensor spline; a kinked terminal layer's band by the kink-line rule's nodes); false: the
+    // fused pass everywhere. The two give the same results to rounding (a verification and benchmark setting: bsde
+    // bench's key separable).
+    bool separable_pass = true;
+
+    int K() const { return Ky > Kz ? Ky : Kz; }
+};
+
+// The largest multistep order accepted (--K, --Ky, --Kz).
+constexpr int max_multistep_order = 32;
+
+// Throws InputError "NAME K: must be in [1, 32]" for an order outside [1, max_multistep_order]; `name` is the
+// option or key that gave it (--K, --Ky, --Kz, or a bench case's K).
+void check_multistep_order(const std::string& name, int K);
+
+// The most fine steps per step of the multistep start-up (SchemeSettings::startup_substeps): its (K - 1) S fine
+// steps then cost at most as much as a main sweep of 31e4 steps, where the automatic ceil(dt^-1/2) is 32 at
+// N = 1024, T = 1.
+constexpr int max_startup_substeps = 10000;
+
+// S, the fine steps per time step of the start-up's coarser pass (its finer one takes 2 S), with N steps: 0 where it
+// has none (--startup exact, or K = 1), else --startup-substeps or the automatic max(4, ceil(sqrt(N / T) / 2)): the
+// finer pass's steps dt / 2S are at most dt^(3/2), and at least 4 keeps the start-up's error below the scheme's at
+// small N (bs-call T = 1, K = 3, N = 16: S = 2 gives a z error 0.4x the exact start-up's, S = 4 1.3x: its own error
+// is of the scheme's size at S = 2); a double, as the automatic count may pass int's range (validate() refuses that).
+double startup_substeps(const SchemeSettings& settings, int N);
+inline double startup_substeps(const SchemeSettings& settings) { return startup_substeps(settings, settings.N); }
+
+// The fine steps of the start-up's two passes, (K - 1) S and (K - 1) 2 S.
+inline double startup_fine_steps(int K, double S) { return (K - 1) * 3.0 * S; }
+
+// The most refinement of the start-up's grid (SchemeSettings::startup_refine).
+constexpr int max_startup_refine = 8;
+
+// r, the refinement of the start-up's grid: its passes run on r M intervals per axis, and the main grid's points are
+// every r-th of its points. Layers within a few fine steps of kinked terminal data are kinks smoothed over sqrt(T - t),
+// less than dx, which the interpolation misses by O(dx^2) near the kink; each fine step's z divides that by its
+// h = dt / S, so with the grid fixed more substeps make z worse (docs/scheme.md). 0 where there is no
+// multistep start-up (substeps 0), else --startup-refine, or automatically 2 for kinked terminal data in 1D and 1
+// otherwise: smooth data lose little to the interpolation, and in 2D r^2 times the points make the start-up most of
+// the run (docs/scheme.md).
+int startup_refinement(const SchemeSettings& settings, bool terminal_kinked, int dimension);
+
+// Stored layers read in all by the main steps, K each.
+long long main_layer_reads(int K, int N);
+// Stored layers read in all by the start-up: each pass's j-th fine step reads min(j, K).
+long long startup_layer_reads(int K, int substeps);
+inline long long layer_reads(int K, int N, int substeps) {
+    return main_layer_reads(K, N) + startup_layer_reads(K, substeps);
+}
+// Quadrature-node evaluations of a solve: points x L^d nodes per layer read, where the main steps' points are
+// (M+1)^d and the start-up's (r M + 1)^d (r = refine, startup_refinement). The finer rule of a kinked terminal layer
+// (options) is counted as L^d nodes.
+double node_evaluations(int dimension, int M, int L, int K, int N, int substeps, int refine);
+// node_evaluations of a run with these settings: its grid's M, its start-up's substeps and refinement.
+double node_evaluations(const SchemeSettings& settings, int dimension, bool terminal_kinked);
+
+// A warning (empty if none) for a start-up that is most of a long run: its (K - 1) S fine steps more than ten times
+// the run's N - K + 1 steps, in a run of more than 1e11 node evaluations (some 30 minutes on one core), as a small T
+// makes it (S = ceil(sqrt(N / T)), on a grid whose dx = dt^((q+1)/4) shrinks with T too).
+// On a start-up grid refined r = refine times (startup_refinement), its points count (r M + 1)^d.
+std::string startup_warning(const SchemeSettings& settings, int dimension, int refine);
+
+// Node evaluations of the rule a kinked 1D terminal layer is read with (expectation_rules.h,
+// CellGaussLegendreExpectation: about 85 sqrt(v) / dx nodes a grid point at variance v): its nodes on the M + 1 points
+// at each read of the terminal layer by the first main step at K dt, and by each start-up pass's first
+// min(K, (K - 1) S') fine steps at variance j dt / S' (S' = S, 2 S) on the r M + 1 points of the start-up's grid
+// (startup_refinement), whose dx / r makes r times the nodes. The rule's nodes grow as 1/dx, so on fine grids (a high
+// --grid-order) these reads can outweigh the run's other steps, whose work grows as M.
+double kinked_rule_evaluations(const SchemeSettings& settings);
+
+// A warning (empty if none) for a 1D problem with a kinked terminal layer where its rule is most of a long run: more
+// than ten times the node evaluations of the other reads (node_evaluations) and more than 1e10 itself (some 3 minutes
+// on one core). A lower bound than startup_warning's, as these evaluations fall in a few steps at the run's start,
+// which show no progress until they end (ex3 K = 2, N = 16, --grid-order 8: 3.5e10 in the first three steps).
+std::string kinked_rule_warning(const SchemeSettings& settings);
+
+// The most neighbouring grid points one call of the 1D fused pass takes (SchemeSettings::points_per_call).
+constexpr int max_points_per_call = 3;
+
+// Throws InputError naming the option for any setting outside its range, an interpolation that does not exist
+// in this dimension, and a space grid whose (M+1)^dimension points the sweep cannot index (32-bit indices).
+void validate(const SchemeSettings& settings, int dimension = 1);
+
+// Throws InputError, the stability warning (stability.h) and then `advice`, where the settings' grid modes grow by
+// more than stability_error_growth over the run: validate()'s check unless settings.allow_unstable, with
+// allow_unstable_advice.
+void require_stable(const SchemeSettings& settings, int dimension, const std::string& advice);
+inline const std::string allow_unstable_advice = "--allow-unstable runs it anyway";
+
+// Throws InputError where a spline's end condition or its moments' solve was given (by the caller's reckoning: an
+// option or a bench key) for an interpolation that has none.
+void check_spline_options(const SchemeSettings& settings, bool spline_given, bool spline_solve_given);
+
+// Throws InputError, naming them as options, where the start-up's substeps or refinement were given (an option or a
+// bench key) for a run with no multistep start-up: --startup exact, or largest_K = 1 (the run's K, or the largest of a
+// study's list).
+void check_startup_options(const SchemeSettings& settings, bool substeps_given, bool refine_given, int largest_K);
+
+// Seconds spent in the phases of the steps (start-up and backward), with SchemeSettings::time_phases.
+struct SweepPhaseSeconds {
+    double expectation = 0;  // the fused expectation + Picard pass
+    double status = 0;       // the reduction of the step status
+    double fit = 0;          // the interpolation fit of the new layer (tridiagonal solves or the inverse band, coefficient functors)
+};
+
+struct SolveResult {
+    std::string problem, device;
+    int dimension = 1;           // d: the grid has (M+1)^d points, point p = i_1 (M+1) + i_2 in 2D
+    int M = 0;
+    int startup_substeps = 0;    // 0 when the start-up was exact
+    int startup_refine = 0;      // startup_refinement: the start-up's grid has startup_refine M intervals per axis
+    bool terminal_kinked = false;  // the problem's terminal data have a kink (smoothed by settings.smoothing)
+    std::vector<double> w, y, z;                // t = 0 on the whole grid; w and z: d columns of (M+1)^d
+    // problems with a state map (options): S(0, w), dV/dS = value_gradient(z) and its exact value, d columns each
+    bool has_state = false;
+    std::vector<double> state, gradient, gradient_exact;
+    bool has_exact = false;
+    std::vector<double> y_exact, z_exact;
+    double y0 = 0, y0_exact = 0;                 // at w = 0
+    std::vector<double> z0, z0_exact;            // at w = 0, d components
+    double max_y_error_inner = 0, max_z_error_inner = 0; // largest error over |w| <= R/2
+    int picard_most_iterations = 0;   // over every point and step, the start-up's fine steps included
+    double picard_largest_change = 0; // largest last change over every point and step
+    double picard_scale = 1.0;        // s of the tolerance (s + |y|): E|g(W_T)| (1 where 0)
+    // Steps where Picard stopped with a change above picard_tolerance (s + |y|) at some point, and a
+    // one-line description of the first of them and the largest remaining change (empty when none).
+    int picard_unconverged_steps = 0;
+    std::string picard_warning;
+    std::string spline_solve;         // how the spline moments were computed: tridiagonal or inverse-band
+                                      // (settings.spline_solve resolved for the backend); empty for bicubic
+    double sweep_seconds = 0;         // start-up and backward sweep, after set-up
+    // The staged 2D pass (sum factorisation: cuda with the tensor spline; expectation_rules.h): the axis-1 sums
+    // of 4 coefficients its blocks staged, over the solve (bsde bench's operation count); 0 where it did not stage.
+    double staged_axis_sums = 0;
+    // The layers the steps read by the separable pass (2D, an affine driver; separable_pass.h), summed over the
+    // steps: each is (M+1) (M+3) axis-1 points and (M+1)^2 axis-2 points of L nodes instead of (M+1)^2 L^2 node
+    // evaluations (bsde bench's operation count).
+    int separable_layers = 0;
+    // Of those, the layers read on the start-up's grid of startup_refine M intervals (startup_refine > 1), each of
+    // (r M + 1) (r M + 3) and (r M + 1)^2 points.
+    int startup_grid_separable_layers = 0;
+    double storage_bytes = 0;         // the solver's own arrays
+    double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
+    SweepPhaseSeconds phase_seconds;  // per phase where settings.time_phases (else 0); the rest of sweep_seconds:
+                                      // terminal layer, start-up copies, checks
+
+    double y0_error() const { return y0 > y0_exact ? y0 - y0_exact : y0_exact - y0; }
+    double z0_error() const;  // largest |z_0 - exact| over the components
+};
+
+}  // namespace bsde
