@@ -118,15 +118,9 @@ private:
     // The interpolation chosen (validate() rejects those of the other dimension).
     template <class Problem>
     static SolveResult solve_with(Context& context, const SchemeSettings& settings) {
-        if constexpr (Problem::dimension == 1) {
-            return settings.interpolation == InterpolationKind::hermite
-                       ? sweep_with<Problem, CubicHermite1D>(context, settings)
-                       : sweep_with<Problem, CubicSpline1D>(context, settings);
-        } else {
-            return settings.interpolation == InterpolationKind::bicubic
-                       ? sweep_with<Problem, Bicubic2D>(context, settings)
-                       : sweep_with<Problem, TensorSpline2D>(context, settings);
-        }
+        return with_interpolation_family<Problem::dimension>(settings.interpolation, [&](auto family) {
+            return sweep_with<Problem, decltype(family)>(context, settings);
+        });
     }
 
     template <class Problem, class Interpolation>

@@ -15,7 +15,10 @@
 // Both splines take their moments from SplineFitter, by the settings' spline_solve (tridiagonal solve or
 // inverse band).
 #pragma once
+#include <cmath>
+#include <complex>
 #include <cstddef>
+#include <string>
 
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -23,6 +26,8 @@
 #include "bicubic.h"
 #include "cubic_hermite.h"
 #include "cubic_spline.h"
+#include "../core/errors.h"
+#include "interpolation_kind.h"
 #include "../quadrature/grid_nodes.h"
 #include "spline_fitter.h"
 #include "tensor_spline.h"
@@ -76,11 +81,22 @@ struct CellCubicEvaluator {
     }
 };
 
+// The piecewise cubic of a cell, along one axis: its weights (v0, v1, d0, d1) at t, and its symbol on a grid mode
+// e^(i theta i), D(theta), the factor that turns the mode's values into its data (the stability analysis's,
+// stability.h). A family names its cell (AxisCell), so that its stability verdict is its own.
 struct SplineCell {
     __host__ __device__ static CellWeights weights(double t, double dx) { return cubic_spline_weights(t, dx); }
+    // the periodic spline's moments
+    static std::complex<double> mode_data_factor(double theta, double dx) {
+        return {6.0 / (dx * dx) * (2.0 * std::cos(theta) - 2.0) / (2.0 * std::cos(theta) + 4.0), 0.0};
+    }
 };
 struct HermiteCell {
     __host__ __device__ static CellWeights weights(double t, double dx) { return cubic_hermite_weights(t, dx); }
+    // the fourth-order slopes
+    static std::complex<double> mode_data_factor(double theta, double dx) {
+        return {0.0, (8.0 * std::sin(theta) - std::sin(2.0 * theta)) / (6.0 * dx)};
+    }
 };
 using CubicSplineEvaluator = CellCubicEvaluator<SplineCell>;    // data: the moments
 using CubicHermiteEvaluator = CellCubicEvaluator<HermiteCell>;  // data: the slopes (cubic_hermite.h)
@@ -124,8 +140,11 @@ private:
     double x_min_, dx_;
 };
 
+// A family: Fitter<Context>, make_fitter, solves_spline_moments (the report then names how the moments were solved)
+// and AxisCell, its cell along each axis (a 2D family's symbol is the product of its axes').
 struct CubicSpline1D {
     static constexpr bool solves_spline_moments = true;  // by SplineFitter (settings.spline_solve)
+    using AxisCell = SplineCell;
     template <class Context>
     using Fitter = CubicSplineLayers<Context>;
     template <class Context>
@@ -136,6 +155,7 @@ struct CubicSpline1D {
 
 struct TensorSpline2D {
     static constexpr bool solves_spline_moments = true;
+    using AxisCell = SplineCell;
     template <class Context>
     using Fitter = TensorSplineFitter<Context>;
     template <class Context>
@@ -145,9 +165,10 @@ struct TensorSpline2D {
 };
 
 // A family whose fitter takes no spline options: Fitter<Context>(context, M, x_min, dx).
-template <template <class> class FitterOf>
+template <template <class> class FitterOf, class Cell>
 struct FamilyWithoutSettings {
     static constexpr bool solves_spline_moments = false;
+    using AxisCell = Cell;
     template <class Context>
     using Fitter = FitterOf<Context>;
     template <class Context>
@@ -155,7 +176,26 @@ struct FamilyWithoutSettings {
         return Fitter<Context>(context, M, x_min, dx);
     }
 };
-using CubicHermite1D = FamilyWithoutSettings<CubicHermiteLayers>;
-using Bicubic2D = FamilyWithoutSettings<BicubicFitter>;
+using CubicHermite1D = FamilyWithoutSettings<CubicHermiteLayers, HermiteCell>;
+using Bicubic2D = FamilyWithoutSettings<BicubicFitter, HermiteCell>;  // per axis the Hermite cubic's slopes
+
+// f(Family{}) for the family of `kind` in dimension d, the one place a kind meets its type (the backends' sweep and
+// the stability analysis). No default case: a new kind without its family is a -Wswitch warning. A kind that has no
+// family in d (validate() refuses it before) throws DefinitionError.
+template <int d, class F>
+decltype(auto) with_interpolation_family(InterpolationKind kind, F&& f) {
+    switch (kind) {
+    case InterpolationKind::spline:
+        if constexpr (d == 1) return f(CubicSpline1D{});
+        else return f(TensorSpline2D{});
+    case InterpolationKind::hermite:
+        if constexpr (d == 1) return f(CubicHermite1D{});
+        else break;
+    case InterpolationKind::bicubic:
+        if constexpr (d == 2) return f(Bicubic2D{});
+        else break;
+    }
+    throw DefinitionError("an interpolation with no family in " + std::to_string(d) + "D");
+}
 
 }  // namespace bsde

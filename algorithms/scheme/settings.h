@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../interpolation/cubic_spline.h"
+#include "../interpolation/interpolation_kind.h"
 #include "terminal_smoothing.h"
 
 namespace bsde {
@@ -18,13 +19,6 @@ enum class Startup {
 std::string to_string(Startup startup);
 Startup parse_startup(const std::string& name);  // throws InputError
 
-// Interpolation of a layer (--interp).
-enum class InterpolationKind {
-    spline,   // 1D: cubic spline (--spline end condition); 2D: tensor-product cubic spline (not-a-knot), one B-spline
-              // coefficient per point and function
-    bicubic,  // 2D: the paper's: values, first and mixed derivatives by 4th-order differences, 16 coefficients per cell
-    hermite   // 1D: cubic Hermite with slopes from 4th-order differences (no solve)
-};
 std::string to_string(InterpolationKind interpolation);
 InterpolationKind parse_interpolation(const std::string& name);  // throws InputError
 

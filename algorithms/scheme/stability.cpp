@@ -7,8 +7,7 @@
 #include <complex>
 #include <vector>
 
-#include "../interpolation/cubic_hermite.h"
-#include "../interpolation/cubic_spline.h"
+#include "../interpolation/interpolation.h"
 #include "../core/errors.h"
 #include "../quadrature/gauss_hermite.h"
 #include "grid.h"
@@ -20,30 +19,18 @@ namespace {
 
 using Complex = std::complex<double>;
 
-// The interpolation's symbol on a grid mode e^(i theta i) (stability.h): D(theta), the factor that turns the mode's
-// values into its interpolation data. Each InterpolationKind names its own, without a default case, so that a new
-// kind is a -Wswitch warning here and a DefinitionError at run time, never another kind's verdict.
-Complex interpolation_data_factor(InterpolationKind kind, double theta, double dx) {
-    switch (kind) {
-    case InterpolationKind::spline:  // the periodic spline's moments
-        return {6.0 / (dx * dx) * (2.0 * std::cos(theta) - 2.0) / (2.0 * std::cos(theta) + 4.0), 0.0};
-    case InterpolationKind::hermite:  // fourth-order slopes
-    case InterpolationKind::bicubic:  // per axis the same slopes (the 2D symbol is the product of the axes')
-        return {0.0, (8.0 * std::sin(theta) - std::sin(2.0 * theta)) / (6.0 * dx)};
-    }
-    throw DefinitionError("the stability analysis has no symbol for --interp " + to_string(kind));
-}
-
-// The cell weights (v0, v1, d0, d1) at t of the interpolation's piecewise cubic (cubic_spline.h, cubic_hermite.h).
-CellWeights interpolation_cell_weights(InterpolationKind kind, double t, double dx) {
-    switch (kind) {
-    case InterpolationKind::spline:
-        return cubic_spline_weights(t, dx);
-    case InterpolationKind::hermite:
-    case InterpolationKind::bicubic:
-        return cubic_hermite_weights(t, dx);
-    }
-    throw DefinitionError("the stability analysis has no cell weights for --interp " + to_string(kind));
+// The interpolation's cell along an axis (interpolation.h, the family's AxisCell): its weights at t in a cell and its
+// symbol on a grid mode.
+struct AxisCellForms {
+    CellWeights (*weights)(double t, double dx);
+    Complex (*mode_data_factor)(double theta, double dx);
+};
+AxisCellForms axis_cell_forms(InterpolationKind kind, int dimension) {
+    const auto forms = [](auto family) {
+        using Cell = typename decltype(family)::AxisCell;
+        return AxisCellForms{&Cell::weights, &Cell::mode_data_factor};
+    };
+    return dimension == 1 ? with_interpolation_family<1>(kind, forms) : with_interpolation_family<2>(kind, forms);
 }
 
 constexpr double pi = 3.14159265358979323846;
@@ -94,7 +81,7 @@ public:
     ModeAnalysis(const SchemeSettings& s, int dimension)
         : Ky_(s.Ky), Kz_(s.Kz), K_(s.K()), dimension_(dimension), N_(s.N), dt_(s.T / s.N),
           dx_(SpaceGrid{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R}.dx()),
-          interpolation_(s.interpolation), gamma_z_(gamma_z_weights(s.Kz)), driver_z_gradient_(s.driver_z_gradient) {
+          cell_(axis_cell_forms(s.interpolation, dimension)), gamma_z_(gamma_z_weights(s.Kz)), driver_z_gradient_(s.driver_z_gradient) {
         const GaussHermiteRule rule = gauss_hermite(s.L);
         nodes_ = rule.nodes;
         for (double w : rule.weights) weights_.push_back(w / std::sqrt(pi));
@@ -160,7 +147,7 @@ public:
     // without and with the factor dW.
     AxisFactors layer_factors(double theta) const {
         const Complex next = std::polar(1.0, theta);  // e^(i theta)
-        const Complex data = interpolation_data_factor(interpolation_, theta, dx_);
+        const Complex data = cell_.mode_data_factor(theta, dx_);
         AxisFactors factors{std::vector<Complex>(K_), std::vector<Complex>(K_)};
         for (int j = 1; j <= K_; ++j) {
             const double shift = std::sqrt(2.0 * j * dt_);
@@ -168,7 +155,7 @@ public:
             for (std::size_t l = 0; l < nodes_.size(); ++l) {
                 const double dW = shift * nodes_[l];
                 const CellShift cell = cell_shift(dW, dx_);
-                const CellWeights w = interpolation_cell_weights(interpolation_, cell.t, dx_);
+                const CellWeights w = cell_.weights(cell.t, dx_);
                 const Complex term = weights_[l] * std::polar(1.0, theta * cell.cells) *
                                      (w.v0 + w.v1 * next + data * (w.d0 + w.d1 * next));
                 sum += term;
@@ -183,7 +170,7 @@ public:
 private:
     int Ky_, Kz_, K_, dimension_, N_;
     double dt_, dx_;
-    InterpolationKind interpolation_;
+    AxisCellForms cell_;
     std::vector<double> gamma_z_, nodes_, weights_;
     std::array<double, 2> driver_z_gradient_;
 
