@@ -51,12 +51,13 @@ struct SeparableLayerTerms {
     template <class Driver>
     static SeparableLayerTerms of(int j, int ky, int kz, double dt, const double* gamma_y, const double* gamma_z,
                                   const Driver& f) {
-        const double s = ky * dt, gy = j <= ky ? gamma_y[j] : 0.0, g1 = j <= kz ? gamma_z[j] : 0.0;
-        const double y_weight = j == ky ? 1.0 : 0.0;
+        const LayerWeights weights = LayerWeights::of(j, ky, kz, gamma_y, gamma_z);
+        const double s = ky * dt, gy = weights.gy, g1 = weights.g1;
+        const double y_weight = weights.expected_y ? 1.0 : 0.0;
         return {y_weight + s * gy * f.b,
                 Vec2{{s * gy * f.c[0], s * gy * f.c[1]}},
                 s * gy * f.a,
-                (j == 1 ? 1.0 : 0.0) - g1,
+                (weights.expected_z ? 1.0 : 0.0) - g1,
                 g1 * f.b,
                 Vec2{{g1 * f.c[0], g1 * f.c[1]}},
                 y_weight,

@@ -148,6 +148,22 @@ struct PointSolver {
     __host__ __device__ void operator()(int i, double explicit_y, const Point<d>& z) const;
 };
 
+// The step's equation (scheme.md, "One backward step"), for the layer n being computed from the stored n+1..n+K:
+//   g1_0 z^n = E_1[z_{n+1}] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])                     (each component)
+//   y^n      = E_ky[y_{n+ky}] + s sum_{j<=ky} gy_j E_j[f_j] + s gy_0 f(t_n, w, y^n, z^n),   s = ky dt   (Picard)
+// with E_j over dW ~ N(0, j dt I_d), f_j = f(t_{n+j}, w + dW, y_{n+j}, z_{n+j}), gy the row gamma^{ky}_{ky,.} and g1
+// the row gamma^1_{kz,.} (multistep_weights.h). LayerWeights are stored layer n + j's part of it; both passes take
+// them from here: the fused pass (MultistepPointUpdate) and the separable one (SeparableLayerTerms).
+struct LayerWeights {
+    bool expected_y;   // j = ky: E_j[y] is y^n's expectation term
+    bool expected_z;   // j = 1: E_j[z] is z^n's
+    double gy;         // gy_j for j <= ky, else 0
+    double g1;         // g1_j for j <= kz, else 0
+    __host__ __device__ static LayerWeights of(int j, int ky, int kz, const double* gamma_y, const double* gamma_z) {
+        return {j == ky, j == 1, j <= ky ? gamma_y[j] : 0.0, j <= kz ? gamma_z[j] : 0.0};
+    }
+};
+
 // Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules (the smooth
 // layers' nodes with the interpolation's shifts, for an Evaluator of interpolation.h).
 template <class Evaluator>
@@ -350,10 +366,8 @@ private:
 };
 
 // One step at grid point i (or at P neighbouring points per call): the fused pass over the
-// K stored layers and their rules' nodes, then z^n and y^n.
-//   z^n = ( E_1[z] + sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}]) ) / g1_0          (each component)
-//   y^n = E_ky[y] + ky dt sum_{j<=ky} gy_j E_j[f_j] + ky dt gy_0 f(t_n, w_i, y^n, z^n)   (Picard)
-// with E_j over dW ~ N(0, j dt I_d) (expectation_rules.h), read off the interpolant of layer n+j.
+// K stored layers and their rules' nodes, then z^n and y^n by the step's equation (LayerWeights), with E_j
+// (expectation_rules.h) read off the interpolant of layer n+j.
 // With lanes (lanes.h) the lanes of the point share the layers' nodes (in 1D each lane a run of them,
 // LayerNodeShare) and add up their partial sums;
 // then one lane per point (lanes.stores) computes z^n and y^n and stores them with the point's status (y and z
@@ -396,11 +410,11 @@ struct MultistepPointUpdate {
         Point<d> z_sum{};          // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
         __host__ __device__ void add_layer(int j, const LayerExpectations<Problem, Evaluator>& e,
                                            const StepCoefficients<Evaluator>& c) {
-            if (j == c.ky) expected_y = e.y;
-            if (j == 1) expected_z1 = e.z;
-            driver_sum += (j <= c.ky ? c.gamma_y[j] : 0.0) * e.f;
-            const double g1_j = j <= c.kz ? c.gamma_z[j] : 0.0;
-            for (int k = 0; k < d; ++k) component(z_sum, k) += g1_j * (component(e.f_dw, k) - component(e.z, k));
+            const LayerWeights weights = LayerWeights::of(j, c.ky, c.kz, c.gamma_y, c.gamma_z);
+            if (weights.expected_y) expected_y = e.y;
+            if (weights.expected_z) expected_z1 = e.z;
+            driver_sum += weights.gy * e.f;
+            for (int k = 0; k < d; ++k) component(z_sum, k) += weights.g1 * (component(e.f_dw, k) - component(e.z, k));
         }
     };
 
