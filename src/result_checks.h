@@ -16,10 +16,10 @@ namespace bsde {
 void fail_if_strict(const std::string& warning, bool strict);
 
 // z against the slope of y. The forward process is X_t = W_t's own map, so y_t = u(t, W_t) and z_t = grad_w u(t, W_t)
-// for every problem (design/scheme.md): at t = 0 z must be the slope of y on the grid. Its difference quotient of
-// 4th order along axis k, (-y_{i+2} + 8 y_{i+1} - 8 y_{i-1} + y_{i-2}) / (12 dx), differs from it by dx^4 u^(5) / 30
-// and the errors of y over dx; z differs by its own error. In a resolved run the two agree to those errors; a run
-// whose z oscillates from point to point (a bs-call at sigma = 34, K = 2, N = 32: z = +9e4, -2.7e5, +8.2e5, -2.4e6 at
+// for every problem (scheme.md, "The equation"): at t = 0 z must be the slope of y on the grid. Its difference quotient
+// of 4th order along axis k, (-y_{i+2} + 8 y_{i+1} - 8 y_{i-1} + y_{i-2}) / (12 dx), differs from it by dx^4 u^(5) / 30
+// and the errors of y over dx; z differs by its own error. In a resolved run the two agree to those errors; a run whose
+// z oscillates from point to point (a bs-call at sigma = 34, K = 2, N = 32: z = +9e4, -2.7e5, +8.2e5, -2.4e6 at
 // successive points where the slope of y is 3.1e3) differs by orders of magnitude.
 
 // The grid points the check covers: those of the region the report covers, whose stencil lies in the grid, and
