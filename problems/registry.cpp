@@ -138,7 +138,7 @@ const ProblemInfo& find_problem(const std::string& name) {
     if (const ProblemInfo* info = problem_named(name)) return *info;
     std::string known;
     for (const ProblemInfo& info : problem_infos()) known += (known.empty() ? "" : ", ") + info.alias + " (" + info.name + ")";
-    throw InputError("--problem '" + name + "': no such problem; known problems: " + known);
+    throw InputError("--problem " + quoted(name) + ": no such problem; known problems: " + known);
 }
 
 const std::vector<ParameterUse>& problem_parameter_uses() {

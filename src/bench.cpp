@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 #include <ostream>
-#include <regex>
 #include <set>
 
 #include "../algorithms/core/errors.h"
@@ -25,24 +24,48 @@ namespace {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
 
+// A case's name PROBLEM-kK-nN in its parts, K and N as their digits.
+struct PresetName {
+    std::string problem, K, N;
+};
+
+// The digits that end text[0, end) and the marker ("-k", "-n") before them: their start, or npos where text[0, end)
+// does not end in marker and one digit or more.
+std::size_t digits_after_marker(const std::string& text, std::size_t end, const char* marker) {
+    std::size_t begin = end;
+    while (begin > 0 && text[begin - 1] >= '0' && text[begin - 1] <= '9') --begin;
+    if (begin == end || begin < 2 || text.compare(begin - 2, 2, marker) != 0) return std::string::npos;
+    return begin;
+}
+
+// name as PROBLEM-kK-nN, PROBLEM not empty, K and N digits; false for any other text. Read from the end, in one pass
+// over the text: K and N are the digits before the last "-n" and after it, so the split is unique.
+bool split_preset_name(const std::string& name, PresetName& parts) {
+    const std::size_t N_begin = digits_after_marker(name, name.size(), "-n");
+    if (N_begin == std::string::npos) return false;
+    const std::size_t K_begin = digits_after_marker(name, N_begin - 2, "-k");
+    if (K_begin == std::string::npos || K_begin == 2) return false;
+    parts = {name.substr(0, K_begin - 2), name.substr(K_begin, N_begin - 2 - K_begin), name.substr(N_begin)};
+    return true;
+}
+
 BenchCase parse_case(const std::string& item) {
-    const std::string where = "--cases '" + item + "': ";
+    const std::string where = "--cases " + quoted(item) + ": ";
     const std::vector<std::string> parts = split(item, ':');
     const std::string head = trim(parts.front());
     const ProblemInfo* problem = problem_named(head);
     int K = 3, N = 256;
     const bool preset = problem == nullptr;
     if (preset) {  // PROBLEM-kK-nN
-        static const std::regex preset("(.+)-k([0-9]+)-n([0-9]+)");
-        std::smatch m;
-        if (!std::regex_match(head, m, preset) || (problem = problem_named(m[1].str())) == nullptr) {
+        PresetName name;
+        if (!split_preset_name(head, name) || (problem = problem_named(name.problem)) == nullptr) {
             std::string known;
             for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
-            throw InputError(where + "'" + head + "' is neither a problem (" + known +
+            throw InputError(where + quoted(head) + " is neither a problem (" + known +
                              ") nor PROBLEM-kK-nN such as ex2-k6-n1024");
         }
-        K = parse_integer(where + "K", m[2].str());  // digits: refused only beyond int's range
-        N = parse_integer(where + "N", m[3].str());
+        K = parse_integer(where + "K", name.K);  // digits: refused only beyond int's range
+        N = parse_integer(where + "N", name.N);
         check_multistep_order(where + "K", K);
     }
     BenchCase c;
@@ -61,7 +84,7 @@ BenchCase parse_case(const std::string& item) {
         const std::string key = trim(setting.substr(0, equals));
         const std::string value = equals == std::string::npos ? "" : trim(setting.substr(equals + 1));
         if (equals == std::string::npos || value.empty())
-            throw InputError(where + "'" + setting + "' is not KEY=VALUE");
+            throw InputError(where + quoted(setting) + " is not KEY=VALUE");
         if (!given.insert(key).second) throw InputError(where + key + " is given twice");
         if (preset && (key == "K" || key == "N"))
             throw InputError(where + key + " is set by the name " + head + "; give " + problem->alias +
@@ -97,12 +120,12 @@ BenchCase parse_case(const std::string& item) {
             else if (key == "separable") {
                 dimension_only(2);
                 if (value != "on" && value != "off")
-                    throw InputError(where + "separable '" + value + "': on or off");
+                    throw InputError(where + "separable " + quoted(value) + ": on or off");
                 s.separable_pass = value == "on";
             } else if (is_problem_parameter(key))  // the case's problem refuses another's (set_driver_z_term below)
                 s.problem_parameters[key] = parse_real(where + key, value);
             else
-                throw InputError(where + "unknown key '" + key + "' (keys: " + bench_case_keys + ")");
+                throw InputError(where + "unknown key " + quoted(key) + " (keys: " + bench_case_keys + ")");
         } catch (const InputError& e) {
             const std::string message = e.what();
             throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
@@ -160,14 +183,14 @@ const std::vector<std::string>& default_bench_cases() {
 
 std::vector<BenchCase> parse_bench_cases(const std::string& text) {
     // blanks beside the commas, not around the whole list (as --K and --N lists)
-    if (trim(text) != text) throw InputError("--cases '" + text + "': blanks around the value");
+    if (trim(text) != text) throw InputError("--cases " + quoted(text) + ": blanks around the value");
     std::vector<std::string> items;
     if (trim(text).empty()) items = default_bench_cases();
     else
         for (const std::string& raw : split(text, ',')) {
             const std::string item = trim(raw);
             if (item.empty())
-                throw InputError("--cases '" + text + "': an empty case (cases are separated by commas)");
+                throw InputError("--cases " + quoted(text) + ": an empty case (cases are separated by commas)");
             items.push_back(item);
         }
     std::vector<BenchCase> cases;

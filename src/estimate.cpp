@@ -12,7 +12,7 @@ namespace bsde {
 EstimateMode parse_estimate_mode(const std::string& text) {
     if (text == "on") return EstimateMode::on;
     if (text == "off") return EstimateMode::off;
-    throw InputError("--estimate '" + text + "': allowed values are on, off");
+    throw InputError("--estimate " + quoted(text) + ": allowed values are on, off");
 }
 
 EstimateOrders estimate_orders(const SchemeSettings& s) {

@@ -212,7 +212,7 @@ std::string byte_name(unsigned char c) {
 // CRLF line ends, a last line without a newline, a UTF-8 byte-order mark. Rejected, with the line: a
 // key the option table does not have (or one of the command line only), a key twice, a line without
 // `=`, an empty key or value, a [section], control characters, bytes outside ASCII other than in
-// comments, a value the option's type rejects; and a directory, anything else that is not a regular file (a FIFO,
+// comments, a value the option's type rejects or one over longest_value characters; and a directory, anything else that is not a regular file (a FIFO,
 // whose opening would wait for a writer; /dev/zero) or a file over 1 MiB.
 // Values go through the same option table as the command line, which wins (po::store keeps the first).
 void read_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm,
@@ -259,21 +259,22 @@ void read_config_file(const std::string& path, const po::options_description& op
                 throw InputError(where + "byte " + byte_name(static_cast<unsigned char>(content[i])) +
                                  " outside a comment: keys and values are ASCII");
         if (content[0] == '[')
-            throw InputError(where + "'" + content + "': sections are not used, write key = value lines only");
+            throw InputError(where + quoted(content) + ": sections are not used, write key = value lines only");
         const std::size_t equals = content.find('=');
         if (equals == std::string::npos)
-            throw InputError(where + "'" + content + "' is not a key = value line (no '=')");
+            throw InputError(where + quoted(content) + " is not a key = value line (no '=')");
         const std::string key = trim(content.substr(0, equals)), value = trim(content.substr(equals + 1));
         if (key.empty()) throw InputError(where + "no key before '='");
         if (key.find_first_not_of(option_name_characters) != std::string::npos || key[0] == '-')
-            throw InputError(where + "'" + key + "' is not an option name (keys are option names without the dashes: N = 256)");
+            throw InputError(where + quoted(key) + " is not an option name (keys are option names without the dashes: N = 256)");
         const po::option_description* option = options.find_nothrow(key, false);
         if (option == nullptr || option->long_name() != key)
-            throw InputError(where + "unknown key '" + key + "'" +
+            throw InputError(where + "unknown key " + quoted(key) +
                              (key == "config" || key == "help" || key == "version"
                                   ? " (it is for the command line only)"
                                   : " (bsde --help lists the options)"));
         if (value.empty()) throw InputError(where + "no value for '" + key + "'");
+        check_value_length(where + key + " = ", value);
         const auto [first, inserted] = origin.lines.emplace(key, number);
         if (!inserted)
             throw InputError(where + "'" + key + "' is set twice (first on line " + std::to_string(first->second) + ")");
@@ -296,7 +297,7 @@ void read_config_file(const std::string& path, const po::options_description& op
 // --spots: LOW:HIGH, or one such range per asset separated by commas (at most 2), each 0 < LOW <= HIGH, finite.
 // Throws InputError.
 std::vector<SpotRange> parse_spots(const std::string& text) {
-    const std::string given = "--spots '" + text + "': ";
+    const std::string given = "--spots " + quoted(text) + ": ";
     const std::vector<std::string> ranges = split(text, ',');
     if (ranges.size() > 2) throw InputError(given + "one range LOW:HIGH for every asset, or one per asset (at most 2)");
     std::vector<SpotRange> spots;
@@ -305,7 +306,7 @@ std::vector<SpotRange> parse_spots(const std::string& text) {
         double low = 0, high = 0;
         if (ends.size() != 2) throw InputError(given + "a range LOW:HIGH expected, such as 50:200");
         for (const auto& [end, value] : {std::pair{ends[0], &low}, std::pair{ends[1], &high}})
-            if (!to_finite_double(end, *value)) throw InputError(given + "'" + end + "' is not a finite number");
+            if (!to_finite_double(end, *value)) throw InputError(given + quoted(end) + " is not a finite number");
         if (!(low > 0)) throw InputError(given + "spots must be > 0 (" + format_number(low) + ")");
         if (!(low <= high))
             throw InputError(given + "an empty range: its low end " + format_number(low) + " lies above its high end " +
@@ -398,8 +399,27 @@ std::string help_text() {
     return text.str();
 }
 
+// Every argument at most longest_value characters, checked before any is parsed; a longer one is named by its option
+// where it is a value (--cases VALUE, --cases=VALUE).
+static void check_argument_lengths(const std::vector<std::string>& args) {
+    const auto is_option = [](const std::string& arg) {
+        return arg.compare(0, 2, "--") == 0 && arg.size() <= 80 && arg.find('=') == std::string::npos;
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        const std::size_t equals = arg.compare(0, 2, "--") == 0 ? arg.find('=') : std::string::npos;
+        if (equals != std::string::npos && equals <= 80)
+            check_value_length(arg.substr(0, equals) + " ", arg.substr(equals + 1));
+        else if (i > 0 && is_option(args[i - 1]))
+            check_value_length(args[i - 1] + " ", arg);
+        else
+            check_value_length("argument ", arg);
+    }
+}
+
 // parse_invocation without the config file's line numbers in its messages (ConfigLines::attribute).
 static Invocation parse_options(const std::vector<std::string>& args, ConfigOrigin& origin) {
+    check_argument_lengths(args);
     Invocation invocation;
     std::vector<std::string> rest(args);
     if (!rest.empty() && !rest.front().empty() && rest.front()[0] != '-') {
@@ -408,8 +428,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         bool known = false;
         for (const std::string& c : commands) known = known || c == invocation.command;
         if (!known)
-            throw InputError("unknown command '" + invocation.command +
-                             "': allowed commands are solve, study, bench, coefficients, grid, problems");
+            throw InputError("unknown command " + quoted(invocation.command) +
+                             ": allowed commands are solve, study, bench, coefficients, grid, problems");
     }
 
     po::options_description all;
@@ -426,14 +446,16 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         // Words that are neither an option nor its value (Boost would drop them silently).
         const std::vector<std::string> words = po::collect_unrecognized(parsed.options, po::include_positional);
         if (!words.empty())
-            throw InputError("unexpected argument '" + words.front() +
-                             "': give one command, then --option value pairs (bsde --help)");
+            throw InputError("unexpected argument " + quoted(words.front()) +
+                             ": give one command, then --option value pairs (bsde --help)");
         // an option given twice, a switch too (Boost refuses a second value, not a second switch)
         std::set<std::string> given;
         for (const po::option& option : parsed.options)
             if (!given.insert(option.string_key).second)
                 throw InputError("option '--" + option.string_key + "' cannot be specified more than once");
         po::store(parsed, vm);
+    } catch (const po::unknown_option& e) {
+        throw InputError("unrecognised option " + quoted(e.get_option_name()));
     } catch (const po::error& e) {
         throw InputError(e.what());
     }

@@ -54,12 +54,12 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
     // An item as an int; digits beyond int's range are an error of their own rather than "not an integer".
     const auto integer = [&](const std::string& item, int& value) {
         if (to_int(item, value)) return true;
-        if (is_digits(item)) throw InputError(option + " '" + text + "': " + item + " is " + int_range_refusal(item));
+        if (is_digits(item)) throw InputError(option + " " + quoted(text) + ": " + quoted(item) + " is " + int_range_refusal(item));
         return false;
     };
     // The value as given, as every option takes a number (--T ' 1' is refused); a list's items may have blanks beside
     // their commas.
-    if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
+    if (trim(text) != text) throw InputError(option + " " + quoted(text) + ": blanks around the value");
     constexpr long long most_values_in_a_range = 100000;
     std::set<int> values;
     for (const std::string& raw : split(text, ',')) {
@@ -71,12 +71,12 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
         } else if (dash != std::string::npos && integer(trim(item.substr(0, dash)), first) &&
                    integer(trim(item.substr(dash + 1)), last) && first <= last) {
             if (static_cast<long long>(last) - first >= most_values_in_a_range)
-                throw InputError(option + " '" + text + "': the range '" + item + "' holds more than " +
+                throw InputError(option + " " + quoted(text) + ": the range " + quoted(item) + " holds more than " +
                                  std::to_string(most_values_in_a_range) + " values");
             for (int v = first; v <= last; ++v) values.insert(v);
         } else {
-            throw InputError(option + " '" + text + "': '" + item +
-                             "' is neither an integer nor a range a-b with a <= b (lists look like 1-6 or 128,256,512)");
+            throw InputError(option + " " + quoted(text) + ": " + quoted(item) +
+                             " is neither an integer nor a range a-b with a <= b (lists look like 1-6 or 128,256,512)");
         }
     }
     return {values.begin(), values.end()};
@@ -84,13 +84,13 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
 
 std::vector<Backend> parse_backend_list(const std::string& text) {
     // blanks beside the commas, not around the whole list (as --K and --N lists)
-    if (trim(text) != text) throw InputError("--backends '" + text + "': blanks around the value");
+    if (trim(text) != text) throw InputError("--backends " + quoted(text) + ": blanks around the value");
     std::set<Backend> chosen;
     for (const std::string& raw : split(text, ',')) {
         const std::string name = trim(raw);
         if (name != "serial" && name != "omp" && name != "cuda")
-            throw InputError("--backends '" + text + "': unknown backend '" + name +
-                             "' (allowed: serial, omp, cuda, comma-separated)");
+            throw InputError("--backends " + quoted(text) + ": unknown backend " + quoted(name) +
+                             " (allowed: serial, omp, cuda, comma-separated)");
         chosen.insert(parse_backend(name));
     }
     std::vector<Backend> ordered;

@@ -30,6 +30,18 @@ inline std::string trim(const std::string& s) {
     return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
 }
 
+// The most characters an option's value (a config file's too) may have: a path's PATH_MAX, far beyond any number, name
+// or list the options take. A longer value is refused before it is parsed, so that no parse and no message grows with it.
+constexpr std::size_t longest_value = 4096;
+
+// Throws InputError where value is longer than longest_value: `subject` (such as "--cases ", or "N = " in a config
+// file) with the value's start.
+inline void check_value_length(const std::string& subject, const std::string& value) {
+    if (value.size() > longest_value)
+        throw InputError(subject + quoted(value) + ": longer than " + std::to_string(longest_value) +
+                         " characters, the most a value may have");
+}
+
 // The whole of `text` as an int (an optional sign, then digits); false for anything else or out of range.
 inline bool to_int(const std::string& text, int& value) {
     if (text.empty() || text.find_first_not_of("+-0123456789") != std::string::npos) return false;
@@ -70,23 +82,23 @@ inline bool to_finite_double(const std::string& text, double& value) {
 // value ("--L '1.5': an integer expected"); `expected` says what was expected.
 inline int parse_integer(const std::string& option, const std::string& text,
                          const std::string& expected = "an integer expected") {
-    if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
+    if (trim(text) != text) throw InputError(option + " " + quoted(text) + ": blanks around the value");
     int value = 0;
     if (to_int(text, value)) return value;
-    if (is_digits(text)) throw InputError(option + " '" + text + "': " + int_range_refusal(text));
-    throw InputError(option + " '" + text + "': " + expected);
+    if (is_digits(text)) throw InputError(option + " " + quoted(text) + ": " + int_range_refusal(text));
+    throw InputError(option + " " + quoted(text) + ": " + expected);
 }
 
 // An option's value as one finite number (to_finite_double), without blanks around it. Throws InputError naming the
 // option and the value ("--T 'nan': a finite number expected"), and for a number that is not 0 but rounds to it
 // ("--T '1e-400'", which its option's check would otherwise print as 0).
 inline double parse_real(const std::string& option, const std::string& text) {
-    if (trim(text) != text) throw InputError(option + " '" + text + "': blanks around the value");
+    if (trim(text) != text) throw InputError(option + " " + quoted(text) + ": blanks around the value");
     double value = 0;
-    if (!to_finite_double(text, value)) throw InputError(option + " '" + text + "': a finite number expected");
+    if (!to_finite_double(text, value)) throw InputError(option + " " + quoted(text) + ": a finite number expected");
     const std::string mantissa = text.substr(0, text.find_first_of("eE"));
     if (value == 0 && mantissa.find_first_of("123456789") != std::string::npos)
-        throw InputError(option + " '" + text + "': rounds to 0, below the smallest positive double (4.9e-324)");
+        throw InputError(option + " " + quoted(text) + ": rounds to 0, below the smallest positive double (4.9e-324)");
     return value;
 }
 

@@ -17,7 +17,7 @@ Backend parse_backend(const std::string& name) {
     if (name == "serial") return Backend::serial;
     if (name == "omp") return Backend::omp;
     if (name == "cuda") return Backend::cuda;
-    throw InputError("--backend '" + name + "': allowed values are cuda, omp, serial");
+    throw InputError("--backend " + quoted(name) + ": allowed values are cuda, omp, serial");
 }
 
 bool backend_available(Backend backend) {

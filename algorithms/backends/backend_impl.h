@@ -88,7 +88,7 @@ public:
             if (problem == P::name || problem == P::alias) return solve_with<P>(context, settings);
             BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
 #undef BSDE_SOLVE_IF_NAMED
-            throw InputError("--problem '" + problem + "': no such problem");
+            throw InputError("--problem " + quoted(problem) + ": no such problem");
         });
     }
 

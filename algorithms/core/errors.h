@@ -33,6 +33,14 @@ inline std::string format_large(double value, const char* spec = "%.15g") {
     return value <= 1.7976931348623157e308 ? format_number(value, spec) : "more than 1e308";
 }
 
+// A value in a message, in single quotes: whole up to 80 characters, else its first 60 and its length ('aaaa...'
+// (27000 characters)), so that a message about any value, megabytes long too, stays a short line.
+inline std::string quoted(const std::string& value) {
+    constexpr std::size_t whole = 80, shown = 60;
+    if (value.size() <= whole) return "'" + value + "'";
+    return "'" + value.substr(0, shown) + "...' (" + std::to_string(value.size()) + " characters)";
+}
+
 class Error : public std::runtime_error {
 public:
     Error(const std::string& message, int exit_code) : std::runtime_error(message), exit_code_(exit_code) {}

@@ -11,7 +11,7 @@ std::string to_string(SplineBoundary boundary) {
 SplineBoundary parse_spline_boundary(const std::string& name) {
     if (name == "natural") return SplineBoundary::natural;
     if (name == "not-a-knot") return SplineBoundary::not_a_knot;
-    throw InputError("--spline '" + name + "': allowed values are natural, not-a-knot");
+    throw InputError("--spline " + quoted(name) + ": allowed values are natural, not-a-knot");
 }
 
 std::string to_string(SplineSolve solve) {
@@ -26,7 +26,7 @@ std::string to_string(SplineSolve solve) {
 SplineSolve parse_spline_solve(const std::string& name) {
     for (SplineSolve s : {SplineSolve::automatic, SplineSolve::tridiagonal, SplineSolve::inverse_band})
         if (name == to_string(s)) return s;
-    throw InputError("--spline-solve '" + name + "': allowed values are auto, tridiagonal, inverse-band");
+    throw InputError("--spline-solve " + quoted(name) + ": allowed values are auto, tridiagonal, inverse-band");
 }
 
 TridiagonalBands spline_system(int M, SplineBoundary boundary) {

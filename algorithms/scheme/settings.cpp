@@ -24,13 +24,13 @@ InterpolationKind parse_interpolation(const std::string& name) {
     if (name == "spline") return InterpolationKind::spline;
     if (name == "bicubic") return InterpolationKind::bicubic;
     if (name == "hermite") return InterpolationKind::hermite;
-    throw InputError("--interp '" + name + "': allowed values are spline, hermite (1D), bicubic (2D)");
+    throw InputError("--interp " + quoted(name) + ": allowed values are spline, hermite (1D), bicubic (2D)");
 }
 
 Startup parse_startup(const std::string& name) {
     if (name == "multistep") return Startup::multistep;
     if (name == "exact") return Startup::exact;
-    throw InputError("--startup '" + name + "': allowed values are multistep, exact");
+    throw InputError("--startup " + quoted(name) + ": allowed values are multistep, exact");
 }
 
 std::string to_string(Smoothing smoothing) {
@@ -46,7 +46,7 @@ std::string to_string(Smoothing smoothing) {
 Smoothing parse_smoothing(const std::string& name) {
     for (Smoothing s : {Smoothing::none, Smoothing::kreiss2, Smoothing::kreiss4, Smoothing::kreiss6})
         if (name == to_string(s)) return s;
-    throw InputError("--smoothing '" + name + "': allowed values are kreiss6, kreiss4, kreiss2, none");
+    throw InputError("--smoothing " + quoted(name) + ": allowed values are kreiss6, kreiss4, kreiss2, none");
 }
 
 namespace {
