@@ -1,14 +1,10 @@
 #include "options.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -17,6 +13,7 @@
 #include <boost/program_options.hpp>
 
 #include "../algorithms/core/errors.h"
+#include "../algorithms/core/input_file.h"
 #include "../problems/registry.h"
 #include "bench.h"
 #include "estimate.h"
@@ -212,28 +209,17 @@ std::string byte_name(unsigned char c) {
 // CRLF line ends, a last line without a newline, a UTF-8 byte-order mark. Rejected, with the line: a
 // key the option table does not have (or one of the command line only), a key twice, a line without
 // `=`, an empty key or value, a [section], control characters, bytes outside ASCII other than in
-// comments, a value the option's type rejects or one over longest_value characters; and a directory, anything else that is not a regular file (a FIFO,
-// whose opening would wait for a writer; /dev/zero) or a file over 1 MiB.
+// comments, a value the option's type rejects or one over longest_value characters; and a directory, anything else
+// that is not a regular file (a FIFO, whose opening would wait for a writer; /dev/zero) or a file over 1 MiB, as found
+// on the opened file (read_regular_file), never by a check of the path before it is opened.
 // Values go through the same option table as the command line, which wins (po::store keeps the first).
 void read_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm,
                       ConfigOrigin& origin) {
     const std::string file_name = "--config '" + path + "'";
-    const auto cannot_open = [&] {  // with the reason where the failed call set errno
-        return InputError(file_name + ": cannot open the file for reading" +
-                          (errno != 0 ? " (" + std::string(std::strerror(errno)) + ")" : std::string()));
-    };
-    struct stat info;
-    if (::stat(path.c_str(), &info) != 0) throw cannot_open();
-    if (S_ISDIR(info.st_mode)) throw InputError(file_name + ": is a directory, not a file");
-    if (!S_ISREG(info.st_mode)) throw InputError(file_name + ": not a regular file (a FIFO, a device or a socket)");
-    errno = 0;
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw cannot_open();  // a file without read permission: errno from the stream's open(2)
     constexpr std::size_t limit = 1 << 20;
-    std::string text(limit + 1, '\0');
-    file.read(&text[0], static_cast<std::streamsize>(text.size()));
-    if (file.bad()) throw InputError(file_name + ": reading the file failed");
-    text.resize(static_cast<std::size_t>(file.gcount()));
+    InputFile file = read_regular_file(path, limit);
+    if (!file.read) throw InputError(file_name + ": " + file.refusal);
+    std::string& text = file.text;
     if (text.size() > limit) throw InputError(file_name + ": larger than 1 MiB, not a configuration file");
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
 

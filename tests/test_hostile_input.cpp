@@ -1,5 +1,5 @@
 // Hostile input: values megabytes long (of --cases, of other options, of a config file's keys) are refused with one
-// short line.
+// short line, and a config file swapped for a FIFO while runs read it never makes a run wait for a writer.
 // The long values run in a child process (a crash there is reported, not suffered), with a time limit.
 
 #include <fcntl.h>
@@ -46,6 +46,8 @@ ChildRun run_in_child(const std::vector<std::string>& args, const ScratchDir& sc
     const pid_t child = ::fork();
     BOOST_REQUIRE_MESSAGE(child >= 0, "fork failed");
     if (child == 0) {
+        // a fault ends the child as it would end bsde: not through Boost.Test's handlers, which would go on testing
+        for (const int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(fault, SIG_DFL);
         std::ostringstream out, err;
         const int code = bsde::run_cli(args, out, err);
         std::ofstream(out_file, std::ios::binary) << out.str();
@@ -171,6 +173,68 @@ BOOST_AUTO_TEST_CASE(a_long_config_value_is_refused_in_one_short_line) {
         check_refused_in_one_short_line("grid --config with " + shown(row.text.substr(0, 12)) + "...",
                                         {"grid", "--config", config}, row.expected, scratch);
     }
+}
+
+BOOST_AUTO_TEST_CASE(a_config_swapped_for_a_fifo_never_waits) {
+    BOOST_TEST_MESSAGE("while a thread swaps the config file's name between a regular file (N = 64) and a FIFO, 2000 "
+                       "runs of bsde grid --config read it: each reads the file (exit code 0) or refuses the FIFO "
+                       "(exit code 2, one line: not a regular file), none waits for a writer on the FIFO (a watchdog "
+                       "writes to it, as a second name of it, after 2 s)");
+    ScratchDir scratch("hostile_input");
+    const std::string config = scratch.path("run.ini"), regular = scratch.write("regular.ini", "N = 64\n"),
+                      fifo = scratch.path("fifo.ini"), next = scratch.path("next.ini");
+    BOOST_REQUIRE_MESSAGE(::mkfifo(fifo.c_str(), 0600) == 0, "cannot make the FIFO " << fifo);
+    BOOST_REQUIRE(::link(regular.c_str(), config.c_str()) == 0);
+    std::atomic<bool> done{false};
+    std::atomic<int> runs_started{0}, released{0};
+    // config becomes the FIFO, then the file, and so on: a second name made and renamed over it, atomically
+    std::thread swapper([&] {
+        for (bool to_fifo = true; !done; to_fifo = !to_fifo) {
+            ::unlink(next.c_str());
+            if (::link((to_fifo ? fifo : regular).c_str(), next.c_str()) == 0) ::rename(next.c_str(), config.c_str());
+        }
+    });
+    // a run that opened the FIFO waits for a writer: after 2 s it gets one, so that the test ends
+    std::thread watchdog([&] {
+        int seen = -1;
+        auto since = std::chrono::steady_clock::now();
+        while (!done) {
+            ::usleep(20000);
+            if (runs_started != seen) {
+                seen = runs_started;
+                since = std::chrono::steady_clock::now();
+            } else if (std::chrono::steady_clock::now() - since > std::chrono::seconds(2)) {
+                const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // fails without a reader
+                if (writer >= 0) {
+                    ++released;
+                    static_cast<void>(::write(writer, "N = 64\n", 7));
+                    ::close(writer);
+                }
+                since = std::chrono::steady_clock::now();
+            }
+        }
+    });
+    int read = 0, refused = 0, other = 0;
+    std::string other_example;
+    const auto started = std::chrono::steady_clock::now();
+    for (int run = 0; run < 2000 && released == 0; ++run) {
+        ++runs_started;
+        const bsde::test::CliResult r = bsde::test::run({"grid", "--config", config});
+        if (r.code == 0 && r.out.find("M  = 2048\n") != std::string::npos) ++read;
+        else if (r.code == 2 && one_line(r.err, "bsde: error: --config '" + config + "': not a regular file"))
+            ++refused;
+        else if (++other == 1)
+            other_example = "exit code " + std::to_string(r.code) + ", err '" + shown(r.err) + "'";
+    }
+    done = true;
+    swapper.join();
+    watchdog.join();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    BOOST_TEST_MESSAGE("runs: " << read << " read the file, " << refused << " refused the FIFO, " << other
+                                << " other, " << released << " waited for a writer; " << seconds << " s");
+    BOOST_CHECK_MESSAGE(released == 0, released << " run(s) opened the FIFO and waited for a writer");
+    BOOST_CHECK_MESSAGE(other == 0, other << " run(s) ended otherwise, the first: " << other_example);
+    BOOST_CHECK_MESSAGE(read > 0 && refused > 0, "expected both outcomes among the runs: the swap did not happen");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

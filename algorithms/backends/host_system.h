@@ -3,7 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +15,7 @@
 #include <thrust/system/cpp/vector.h>
 
 #include "backend.h"
+#include "../core/input_file.h"
 #include "../core/lanes.h"
 #include "thrust_calls.h"
 #include "tridiagonal.h"
@@ -22,10 +23,15 @@
 namespace bsde {
 
 // Host memory a run can take: /proc/meminfo's MemAvailable, or less where a cgroup (v2) limit leaves less;
-// -1 when neither can be read.
+// -1 when neither can be read. Each file is read as an input file (read_regular_file): a folder or a FIFO in its place
+// counts as unreadable.
 inline double host_available_bytes() {
+    const auto text_of = [](const char* path) {
+        const InputFile file = read_regular_file(path, 1 << 16);
+        return std::istringstream(file.read ? file.text : std::string());
+    };
     double available = -1.0;
-    std::ifstream meminfo("/proc/meminfo");
+    std::istringstream meminfo = text_of("/proc/meminfo");
     for (std::string key; meminfo >> key;) {
         double kib = 0;
         if (!(meminfo >> kib)) break;
@@ -35,7 +41,8 @@ inline double host_available_bytes() {
         }
         meminfo.ignore(1 << 10, '\n');
     }
-    std::ifstream limit_file("/sys/fs/cgroup/memory.max"), current_file("/sys/fs/cgroup/memory.current");
+    std::istringstream limit_file = text_of("/sys/fs/cgroup/memory.max"),
+                       current_file = text_of("/sys/fs/cgroup/memory.current");
     double limit = 0, current = 0;
     if (limit_file >> limit && current_file >> current) {  // "max" (no limit) does not read as a number
         const double left = std::max(0.0, limit - current);
