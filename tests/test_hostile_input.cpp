@@ -81,8 +81,8 @@ constexpr std::size_t short_line = 400;
 // args refused with exit code 2 and one line "bsde: error: " of at most short_line characters that contains
 // `expected`, nothing on out.
 void check_refused_in_one_short_line(const std::string& what, const std::vector<std::string>& args,
-                                     const std::string& expected, const ScratchDir& scratch) {
-    const ChildRun r = run_in_child(args, scratch);
+                                     const std::string& expected, const ScratchDir& scratch, double seconds = 30) {
+    const ChildRun r = run_in_child(args, scratch, seconds);
     const std::string shown_err = shown(r.err.substr(0, 300)) + (r.err.size() > 300 ? "..." : "");
     BOOST_TEST_MESSAGE(what << ": expected exit code 2, got " << r.code << (r.signal ? " (signal " : "")
                             << (r.signal ? std::to_string(r.signal) + ")" : "") << (r.timed_out ? " (timed out)" : "")
@@ -151,6 +151,20 @@ BOOST_AUTO_TEST_CASE(long_values_of_other_options_are_refused_in_one_short_line)
     for (const auto& row : rows)
         check_refused_in_one_short_line(joined({row.args.front(), row.args[1].substr(0, 20) + "..."}), row.args,
                                         row.expected, scratch);
+}
+
+BOOST_AUTO_TEST_CASE(a_list_is_refused_before_it_expands_beyond_its_bound) {
+    BOOST_TEST_MESSAGE("bsde study --K with a range that ends at 2147483647 (INT_MAX), and with 200 ranges of 99999 "
+                       "values each (3373 characters): refused within 5 s, the first as K = 2147483600 is out of "
+                       "[1, 32], the second as more than 100000 values in all");
+    ScratchDir scratch("hostile_input");
+    check_refused_in_one_short_line("study --K 2147483600-2147483647", {"study", "--K", "2147483600-2147483647"},
+                                    "--K 2147483600: must be in [1, 32]", scratch, 5);
+    std::string ranges;
+    for (long long i = 0; i < 200; ++i)
+        ranges += (i ? "," : "") + std::to_string(i * 100000 + 1) + "-" + std::to_string(i * 100000 + 99999);
+    check_refused_in_one_short_line("study --K with 200 ranges", {"study", "--K", ranges},
+                                    "(3373 characters): the list holds more than 100000 values", scratch, 5);
 }
 
 BOOST_AUTO_TEST_CASE(a_long_config_value_is_refused_in_one_short_line) {
