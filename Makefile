@@ -1,8 +1,8 @@
 # bsde: multistep BSDE solver. One binary with the cuda (nvcc), omp and serial (g++) backends.
 #   make            build bin/bsde and the test runner
 #   make run        build bin/bsde only and run the main job (see README)
-#   make test       build both, check the include direction (tools/check_layers.sh) and run every suite on every
-#                   backend this machine can run
+#   make test       build both, check the include direction (tools/check_layers.sh), run every suite on every
+#                   backend this machine can run, then a short round of the command-line fuzzer (bsde_fuzz)
 # Overrides: SMS=90 (GPU architectures), dbg=1, CUDA_HOME=..., BUILD=build, NVCC=...
 
 CUDA_HOME ?= /usr/local/cuda
@@ -110,12 +110,23 @@ $(BUILD)/%.o: %.cu | deps
 	@mkdir -p $(@D)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@
 
+# The fuzzer of the command line and config files (tools/fuzz/cli_fuzz.cpp): it runs $(BSDE) as a child process on
+# generated input. make test runs FUZZ_CASES cases of seed FUZZ_SEED; a long run: build/bin/bsde_fuzz --cases 20000
+FUZZ       := $(BUILD)/bin/bsde_fuzz
+FUZZ_CASES ?= 1000
+FUZZ_SEED  ?= 48
+all: $(FUZZ)
+$(FUZZ): tools/fuzz/cli_fuzz.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP -o $@ $<
+
 run: deps $(BSDE)
 	$(BSDE) solve --config data/run.ini
 
 test: all
 	tools/check_layers.sh
 	$(TESTS)
+	$(FUZZ) --bsde $(BSDE) --cases $(FUZZ_CASES) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf $(BUILD)
