@@ -150,9 +150,11 @@ std::string describe_wait_status(int status) {
 std::string run_gnuplot(const std::string& dir) {
     const std::string gnuplot = find_gnuplot();
     if (gnuplot.empty())
-        return "gnuplot not found (install it with: apt-get install gnuplot-nox; then run: cd " + shell_quoted(dir) +
+        return "gnuplot not found (install it with: apt-get install gnuplot-nox; then run: cd -- " + shell_quoted(dir) +
                " && gnuplot study.gp)";
-    const std::string command = "cd " + shell_quoted(dir) + " && " + shell_quoted(gnuplot) + " study.gp 2>&1";
+    // "--": a folder named like an option (--out -1) is a folder to cd; its failure's message is gnuplot's output too
+    const std::string command =
+        "cd -- " + shell_quoted(dir) + " 2>&1 && " + shell_quoted(gnuplot) + " study.gp 2>&1";
     FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) return "cannot run " + gnuplot;
     std::string output;

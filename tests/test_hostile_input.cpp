@@ -1,5 +1,6 @@
 // Hostile input: values megabytes long (of --cases, of other options, of a config file's keys) are refused with one
-// short line, and a config file swapped for a FIFO while runs read it never makes a run wait for a writer.
+// short line, lists with it; a config file swapped for a FIFO while runs read it never makes a run wait for a writer;
+// a study's --out folder named like an option (found by bsde_fuzz) gets its plots.
 // The long values run in a child process (a crash there is reported, not suffered), with a time limit.
 
 #include <fcntl.h>
@@ -40,14 +41,17 @@ std::string contents_of(const std::string& path) {
     return {std::istreambuf_iterator<char>(file), {}};
 }
 
-// bsde::run_cli(args) in a forked child, killed after `seconds`; its out and err through files in scratch.
-ChildRun run_in_child(const std::vector<std::string>& args, const ScratchDir& scratch, double seconds = 30) {
+// bsde::run_cli(args) in a forked child, killed after `seconds`, in the folder `where` (else this process's); its out
+// and err through files in scratch.
+ChildRun run_in_child(const std::vector<std::string>& args, const ScratchDir& scratch, double seconds = 30,
+                      const std::string& where = "") {
     const std::string out_file = scratch.path("child.out"), err_file = scratch.path("child.err");
     const pid_t child = ::fork();
     BOOST_REQUIRE_MESSAGE(child >= 0, "fork failed");
     if (child == 0) {
         // a fault ends the child as it would end bsde: not through Boost.Test's handlers, which would go on testing
         for (const int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(fault, SIG_DFL);
+        if (!where.empty() && ::chdir(where.c_str()) != 0) ::_exit(99);
         std::ostringstream out, err;
         const int code = bsde::run_cli(args, out, err);
         std::ofstream(out_file, std::ios::binary) << out.str();
@@ -187,6 +191,27 @@ BOOST_AUTO_TEST_CASE(a_long_config_value_is_refused_in_one_short_line) {
         check_refused_in_one_short_line("grid --config with " + shown(row.text.substr(0, 12)) + "...",
                                         {"grid", "--config", config}, row.expected, scratch);
     }
+}
+
+BOOST_AUTO_TEST_CASE(an_out_folder_named_like_an_option_gets_its_plots) {
+    BOOST_TEST_MESSAGE("bsde study --out -1 (found by bsde_fuzz), run in the scratch folder: exit code 0, the folder "
+                       "-1 holds study.csv and, where gnuplot is installed, y_error.png; stderr holds bsde's lines "
+                       "only (no shell's message: cd took -1 for an option)");
+    ScratchDir scratch("hostile_input");
+    const ChildRun r = run_in_child({"study", "--problem", "ex1", "--K", "1", "--N", "8", "--backends", "serial",
+                                     "--out", "-1"},
+                                    scratch, 60, scratch.path(""));
+    bool only_bsde_lines = true;
+    std::istringstream lines(r.err);
+    for (std::string line; std::getline(lines, line);)
+        only_bsde_lines = only_bsde_lines && line.rfind("bsde: ", 0) == 0;
+    const bool gnuplot_missing = r.err.find("gnuplot not found") != std::string::npos;
+    BOOST_TEST_MESSAGE("exit code " << r.code << ", err '" << shown(r.err) << "'");
+    BOOST_CHECK_MESSAGE(r.code == 0, "expected exit code 0, got " << r.code);
+    BOOST_CHECK_MESSAGE(only_bsde_lines, "expected only 'bsde: ...' lines on err, got '" << shown(r.err) << "'");
+    BOOST_CHECK_MESSAGE(bsde::test::exists(scratch.path("-1/study.csv")), "expected -1/study.csv");
+    BOOST_CHECK_MESSAGE(gnuplot_missing || bsde::test::exists(scratch.path("-1/y_error.png")),
+                        "gnuplot is installed: expected -1/y_error.png");
 }
 
 BOOST_AUTO_TEST_CASE(a_config_swapped_for_a_fifo_never_waits) {
