@@ -3,9 +3,9 @@
 // dropped or given as --NAME=VALUE, stray words, config files broken line by line or replaced by a FIFO, a folder, a
 // device or a link), and flags what docs/cli.md ("Errors and exit codes") does not allow:
 //   death by a signal; a run past the time limit; an exit code outside 0, 2, 3, 4, 5; on stderr anything but
-//   "bsde: warning: ..." lines and, for a non-zero exit, one "bsde: error: ..." line last; a line over
-//   longest_line characters; output on stdout with a non-zero exit; a file left in the case's folder that is not a
-//   successful run's --output or --out (the folder itself and what the fuzzer put there must stay).
+//   "bsde: warning: ..." and "bsde: note: ..." lines and, for a non-zero exit, one "bsde: error: ..." line last; a
+//   line over longest_line characters; output on stdout with a non-zero exit; a file left in the case's folder that
+//   is not a successful run's --output or --out (the folder itself and what the fuzzer put there must stay).
 // Each case is made from (seed, case number) alone: --seed S --case I runs case I again and shows it whole.
 //
 //   bsde_fuzz [--bsde PATH] [--cases N] [--seed S] [--case I] [--jobs J] [--timeout SECONDS] [--tmp DIR]
@@ -167,12 +167,12 @@ std::string safe_path(std::string path) {
 std::string output_path(Random& random) {
     return one_of(random, {"y0.csv", "out/y0.csv", "y0.csv", "a b.csv", ".", "/dev/null", "/dev/full",
                            "new/deeper/y0.csv", std::string(300, 'o') + ".csv", "-", "y0.csv/", "\xc3\xa9.csv",
-                           "run.ini"});
+                           "run.ini", "it's $(touch x) \"y\".csv", "line\nbreak.csv"});
 }
 
 std::string folder_path(Random& random) {
-    return one_of(random,
-                  {"results", "results", "new/deeper", ".", "run.ini", "results/", "/dev/null", std::string(300, 'd')});
+    return one_of(random, {"results", "results", "new/deeper", ".", "run.ini", "results/", "/dev/null",
+                           std::string(300, 'd'), "it's $(touch x) \"y\"", "line\nbreak"});
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -637,8 +637,8 @@ std::vector<std::string> judge(const Slot& slot, int status) {
         for (std::size_t i = 0; i < lines.size(); ++i) {
             const bool error = lines[i].rfind("bsde: error: ", 0) == 0;
             errors += error;
-            if (!error && lines[i].rfind("bsde: warning: ", 0) != 0)
-                wrong.push_back("stderr line " + std::to_string(i + 1) + " is neither an error nor a warning: '" +
+            if (!error && lines[i].rfind("bsde: warning: ", 0) != 0 && lines[i].rfind("bsde: note: ", 0) != 0)
+                wrong.push_back("stderr line " + std::to_string(i + 1) + " is not an error, a warning or a note: '" +
                                 shown(lines[i]) + "'");
             if (lines[i].size() > longest_line)
                 wrong.push_back("stderr line " + std::to_string(i + 1) + " has " + std::to_string(lines[i].size()) +
