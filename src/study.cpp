@@ -54,8 +54,9 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
     // An item as an int; digits beyond int's range are an error of their own rather than "not an integer".
     const auto integer = [&](const std::string& item, int& value) {
         if (to_int(item, value)) return true;
-        if (is_digits(item))
-            throw InputError(option + " " + quoted(text) + ": " + quoted(item) + " is " + int_range_refusal(item));
+        if (is_digits(item))  // the digits as they are where they are few ("8,-99999999999": -99999999999 is ...)
+            throw InputError(option + " " + quoted(text) + ": " + (item.size() <= 80 ? item : quoted(item)) + " is " +
+                             int_range_refusal(item));
         return false;
     };
     // The value as given, as every option takes a number (--T ' 1' is refused); a list's items may have blanks beside
