@@ -1,4 +1,5 @@
-# bsde: multistep BSDE solver. One binary with the cuda (nvcc), omp and serial (g++) backends.
+# bsde: multistep BSDE solver. One binary with the omp and serial (g++) backends, and the cuda backend (nvcc) in a
+# library beside it, bin/libbsde_cuda.so, opened where cuda is used.
 #   make            build bin/bsde and the test runner
 #   make run        build bin/bsde only and run the main job (see README)
 #   make test       build both, check the include direction (tools/check_layers.sh), run every suite on every
@@ -39,22 +40,18 @@ CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/study.cpp src/study_o
             src/bench.cpp src/build_info.cpp src/estimate.cpp src/result_checks.cpp
 TEST_SRC := $(wildcard tests/*.cpp)
 
-ifneq ($(NVCC),)
-  CUDA_OBJ := $(BUILD)/algorithms/backends/backend_cuda.o
-  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static -lrt
-else
-  CUDA_OBJ := $(BUILD)/algorithms/backends/backend_cuda_absent.o
-  CUDA_LIBS :=
-endif
-
-CORE_OBJ := $(CORE_SRC:%.cpp=$(BUILD)/%.o) $(CUDA_OBJ)
-CLI_OBJ  := $(CLI_SRC:%.cpp=$(BUILD)/%.o)
-TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/%.o)
-# libgomp linked statically: the GPU host need not have it
-LDLIBS   := $(CUDA_LIBS) -Wl,--push-state,-Bstatic -lgomp -Wl,--pop-state -lpthread -ldl
-
 BSDE  := $(BUILD)/bin/bsde
 TESTS := $(BUILD)/bin/bsde_tests
+# The cuda backend, a library beside them that they open on first use (algorithms/backends/cuda_entry.h); none
+# without nvcc
+CUDA_LIBRARY := $(if $(NVCC),$(BUILD)/bin/libbsde_cuda.so)
+
+CORE_OBJ := $(CORE_SRC:%.cpp=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.cpp=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/%.o)
+# libgomp linked statically: the GPU host need not have it; -rdynamic: the cuda library takes the solver's other
+# functions from the executable that opens it
+LDLIBS   := -rdynamic -Wl,--push-state,-Bstatic -lgomp -Wl,--pop-state -lpthread -ldl
 
 .PHONY: all run test deps clean FORCE
 all: deps $(BSDE) $(TESTS)
@@ -82,13 +79,19 @@ deps:
 	@[ -d $(CCCL)/thrust ] || { echo "Thrust/CUB headers not found under $(CCCL); install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; }
 	@[ -n "$(NVCC)" ] || echo "no nvcc (not found, or NVCC set empty): building the omp and serial backends only"
 
-$(BSDE): $(BUILD)/src/main.o $(CLI_OBJ) $(CORE_OBJ) | deps
+$(BSDE): $(BUILD)/src/main.o $(CLI_OBJ) $(CORE_OBJ) | deps $(CUDA_LIBRARY)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(BOOST_PO) $(LDLIBS)
 
-$(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps
+$(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps $(CUDA_LIBRARY)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(BOOST_PO) $(LDLIBS)
+
+# cudart linked in statically, cuSPARSE found through the rpath
+$(CUDA_LIBRARY): $(BUILD)/algorithms/backends/backend_cuda.o | deps
+	@mkdir -p $(@D)
+	$(CXX) -shared -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static -lrt -lpthread -ldl
+$(BUILD)/algorithms/backends/backend_cuda.o: NVCCFLAGS += -Xcompiler -fPIC
 
 $(BUILD)/algorithms/backends/backend_omp.o: CXXFLAGS += -fopenmp
 

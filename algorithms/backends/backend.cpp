@@ -1,8 +1,70 @@
 #include "backend.h"
 
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <vector>
+
 #include "../core/errors.h"
+#include "cuda_entry.h"
 
 namespace bsde {
+namespace {
+
+// The folder of this process's executable, with its final '/', from /proc/self/exe; "" where that cannot be read.
+std::string executable_folder() {
+    std::vector<char> path(4096);
+    const ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size());
+    if (length <= 0 || static_cast<std::size_t>(length) >= path.size()) return "";
+    const std::string executable(path.data(), static_cast<std::size_t>(length));
+    return executable.substr(0, executable.rfind('/') + 1);
+}
+
+// The cuda backend's library, opened once (and never closed: CUDA's runtime stays with the process), or why not.
+struct CudaLibrary {
+    const CudaEntry* entry = nullptr;
+    std::string failure;  // where entry is nullptr
+};
+
+CudaLibrary open_cuda_library() {
+    const std::string folder = executable_folder();
+    if (folder.empty()) return {nullptr, "/proc/self/exe cannot be read to find " + std::string(cuda_library_name)};
+    const auto failure = [] {
+        const char* reason = ::dlerror();
+        return std::string(reason ? reason : "no reason given");
+    };
+    void* library = ::dlopen((folder + cuda_library_name).c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) return {nullptr, failure()};
+    const auto entry = reinterpret_cast<const CudaEntry* (*)()>(::dlsym(library, cuda_entry_symbol));
+    if (!entry) return {nullptr, failure()};
+    return {entry(), ""};
+}
+
+const CudaLibrary& cuda_library() {
+    static const CudaLibrary library = open_cuda_library();
+    return library;
+}
+
+}  // namespace
+
+const BackendOps* cuda_backend_ops() {
+    const CudaLibrary& library = cuda_library();
+    return library.entry ? library.entry->ops() : nullptr;
+}
+
+std::string cuda_unavailable_reason() {
+    const CudaLibrary& library = cuda_library();
+    if (!library.entry)
+        return "the cuda backend's library did not load: " + library.failure +
+               " (make builds it beside bsde where nvcc is found; a build without nvcc has no cuda backend)";
+    return library.entry->unavailable_reason();
+}
+
+Fp64Ceilings measure_cuda_fp64_ceilings() {
+    const CudaLibrary& library = cuda_library();
+    if (!library.entry) throw DeviceError(cuda_unavailable_reason());
+    return library.entry->measure_fp64_ceilings();
+}
 
 std::string to_string(Backend backend) {
     switch (backend) {

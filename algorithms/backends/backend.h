@@ -50,7 +50,7 @@ public:
 };
 
 // Whether this binary has the backend and, for cuda, a device to run it on. Never touches the
-// CUDA runtime for serial and omp.
+// CUDA runtime for serial and omp; for cuda, opens the cuda backend's library on first use (cuda_entry.h).
 bool backend_available(Backend backend);
 Backend default_backend();  // cuda when a device is present, else omp
 
@@ -78,10 +78,14 @@ struct Fp64Ceilings {
 };
 Fp64Ceilings measure_cuda_fp64_ceilings();  // throws DeviceError where cuda is not available
 
-// Implemented by the backend translation units.
+// Implemented by the host backends' translation units.
 const BackendOps& serial_backend_ops();
 const BackendOps& omp_backend_ops();
-const BackendOps* cuda_backend_ops();  // nullptr when the binary or the machine has no CUDA
+// The cuda backend, from its library libbsde_cuda.so beside the executable (/proc/self/exe's folder), opened on the
+// first call of any of these (cuda_entry.h). nullptr where the library does not load or the machine has no device.
+const BackendOps* cuda_backend_ops();
+// Why cuda_backend_ops() is nullptr: the loader's reason (dlerror) where the library did not load (a build without
+// nvcc has none), else the device's; "" where it is not.
 std::string cuda_unavailable_reason();
 
 }  // namespace bsde

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "backend_impl.h"
+#include "cuda_entry.h"
 #include "cuda_system.cuh"
 
 namespace bsde {
@@ -107,7 +108,9 @@ double CudaContext::free_bytes() const {
     return static_cast<double>(free);
 }
 
-std::string cuda_unavailable_reason() {
+namespace {
+
+std::string unavailable_reason() {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status == cudaErrorInsufficientDriver) {
@@ -124,7 +127,6 @@ std::string cuda_unavailable_reason() {
     return "";
 }
 
-namespace {
 
 // The ceilings' kernels: every thread runs `chains` independent chains x <- round(x), `rounds` times, so that the
 // rate is the operation's throughput and not its latency (8 blocks of 256 threads on every SM).
@@ -203,15 +205,23 @@ Fp64Ceilings CudaContext::measure_fp64_ceilings() {
     return ceilings;
 }
 
-Fp64Ceilings measure_cuda_fp64_ceilings() {
-    if (!cuda_backend_ops()) throw DeviceError(cuda_unavailable_reason());
-    return CudaContext().measure_fp64_ceilings();
-}
+namespace {
 
-const BackendOps* cuda_backend_ops() {
-    static const bool available = cuda_unavailable_reason().empty();
+const BackendOps* available_ops() {
+    static const bool available = unavailable_reason().empty();
     static const BackendImpl<CudaContext> ops;
     return available ? &ops : nullptr;
 }
 
+Fp64Ceilings measure_ceilings() {
+    if (!available_ops()) throw DeviceError(unavailable_reason());
+    return CudaContext().measure_fp64_ceilings();
+}
+
+}  // namespace
 }  // namespace bsde
+
+extern "C" const bsde::CudaEntry* bsde_cuda_entry() {
+    static const bsde::CudaEntry entry{bsde::unavailable_reason, bsde::available_ops, bsde::measure_ceilings};
+    return &entry;
+}
