@@ -11,21 +11,6 @@ namespace bsde {
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
-std::string format_duration(double seconds) {
-    char text[32];
-    if (!(seconds >= 0)) return "?";
-    if (seconds < 9.95) std::snprintf(text, sizeof text, "%.1f s", seconds);
-    else if (seconds < 59.5) std::snprintf(text, sizeof text, "%.0f s", seconds);
-    else if (seconds < 3600) {
-        const long s = std::lround(seconds);
-        std::snprintf(text, sizeof text, "%ld min %02ld s", s / 60, s % 60);
-    } else {
-        const long m = std::lround(seconds / 60);
-        std::snprintf(text, sizeof text, "%ld h %02ld min", m / 60, m % 60);
-    }
-    return text;
-}
-
 ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), state_(std::make_shared<State>()) {}
 
 ProgressLine::~ProgressLine() { clear(); }

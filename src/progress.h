@@ -6,14 +6,12 @@
 #include <ostream>
 #include <string>
 
+#include "../algorithms/scheme/run_time.h"
 #include "../algorithms/scheme/settings.h"
 
 namespace bsde {
 
 bool stderr_is_terminal();
-
-// "0.4 s", "12 s", "3 min 05 s", "2 h 10 min".
-std::string format_duration(double seconds);
 
 class ProgressLine {
 public:

@@ -483,7 +483,7 @@ BOOST_AUTO_TEST_CASE(a_run_stopped_by_a_signal_leaves_nothing_of_its_own) {
 }
 
 BOOST_AUTO_TEST_CASE(warning_before_the_run_erases_the_progress_line) {
-    BOOST_TEST_MESSAGE("ex2 K = 3, N = 16, T = 1e-4 is warned of before it runs (the start-up's substeps); the run "
+    BOOST_TEST_MESSAGE("ex2 K = 3, N = 16, T = 1e-4 is warned of before it runs (its time, the start-up.s substeps); the run "
                        "then fails at its allocation (BSDE_TEST_FAIL_ALLOCATION, with 1e12 bytes free: BSDE_TEST_FREE_BYTES), at once. On a terminal the progress "
                        "line is erased before the warning and drawn again after it, and erased before the error; off "
                        "a terminal err holds the two lines alone");
@@ -491,7 +491,7 @@ BOOST_AUTO_TEST_CASE(warning_before_the_run_erases_the_progress_line) {
                                         "--backend", "serial"};
     ScopedEnv fail("BSDE_TEST_FAIL_ALLOCATION", "1");
     ScopedEnv enough_memory("BSDE_TEST_FREE_BYTES", "1000000000000");  // its 5000 MiB fit on any machine
-    const std::string warning = "bsde: warning: the start-up's ", error = "bsde: error: allocating ";
+    const std::string warning = "bsde: warning: this run may take up to about ", error = "bsde: error: allocating ";
     const std::string erase = "\r\033[K", progress = erase + "solve ex2 K = 3, N = 16 on serial";
     const struct {
         CliResult r;

@@ -205,32 +205,6 @@ BOOST_AUTO_TEST_CASE(cuda_equals_serial, *bsde::test::needs_cuda()) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(a_long_startup_is_warned_of) {
-    BOOST_TEST_MESSAGE("ex2, K = 3, N = 16, T = 1e-4: S = ceil(sqrt(N / T) / 2) = 200 and 2 S substeps for K - 1 = 2 "
-                       "start-up steps, 1200 fine steps, 86 times the run's N - K + 1 = 14, on dx = dt = 6.25e-6 (q = 3), "
-                       "M = 32 / dx = 5120000: warned of; the paper's runs (T = 1, N >= 16, K <= 6) are not");
-    SchemeSettings s;
-    s.Ky = s.Kz = 3;
-    s.N = 16;
-    s.T = 1e-4;
-    BOOST_CHECK_EQUAL(startup_substeps(s), 200.0);
-    const std::string warning = startup_warning(s, 1, 1);
-    const std::string expected_parts[] = {"the start-up's 1200 fine steps (2 steps of 200 and of 400 substeps",
-                                          "86 times the run's 14 steps, on 5120001 grid points"};
-    for (const std::string& expected : expected_parts)
-        BOOST_CHECK_MESSAGE(warning.find(expected) != std::string::npos,
-                            "expected the warning to contain '" << expected << "', got '" << warning << "'");
-    s.startup_substeps = 4;  // 24 fine steps
-    BOOST_CHECK_MESSAGE(startup_warning(s, 1, 1).empty(), "--startup-substeps 4: got '" << startup_warning(s, 1, 1) << "'");
-    for (int K = 1; K <= 6; ++K) {
-        SchemeSettings paper;
-        paper.Ky = paper.Kz = K;
-        paper.N = 16;
-        BOOST_CHECK_MESSAGE(startup_warning(paper, 1, 1).empty(), "K = " << K << ", N = 16, T = 1: got '"
-                                                                       << startup_warning(paper, 1, 1) << "'");
-    }
-}
-
 BOOST_AUTO_TEST_CASE(a_sweep_runs_again_from_the_start) {
     BOOST_TEST_MESSAGE("BackwardSweep::run() twice (ex1 K = 3, N = 64, serial): the same y_0, z_0 and Picard tally, and "
                        "the progress counts the steps from the first again (the step counts, statuses and Picard tally "
@@ -266,13 +240,12 @@ struct CountingSink {  // a rule's increments, counted
 };
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warned_of) {
+BOOST_AUTO_TEST_CASE(a_kinked_terminal_layers_rule_is_counted) {
     BOOST_TEST_MESSAGE("the kinked layer's rule gives CellGaussLegendreExpectation::nodes(v) increments, "
                        "10 ceil(8.5 sqrt(v) / dx) ceil(2 dx / sqrt(v)); ex3's grid (T = 0.33, R = 16) at K = 2, N = 16, "
                        "--grid-order 8 (M = 198502): 10 ceil(8.5 sqrt(2 dt) / dx) = 107090 nodes a point at the first "
-                       "main step, 1.5e11 evaluations with the start-up's reads on its grid of 2 M intervals, warned of; at the "
-                       "default order "
-                       "and in the paper's Table 8 (K <= 6, N <= 1024) not");
+                       "main step, 1.5e11 evaluations with the start-up's reads on its grid of 2 M intervals (the "
+                       "warning of a run that long: tests/test_run_loading.cpp)");
     for (const double dx : {1e-4, 0.01, 0.3})
         for (const double v : {1e-6, 1e-3, 0.04, 1.0}) {
             CountingSink sink;
@@ -297,21 +270,6 @@ BOOST_AUTO_TEST_CASE(a_kinked_terminal_layer_read_by_most_of_a_long_run_is_warne
                                                            nodes(2 * dt / (2 * S), startup_dx));
     BOOST_CHECK_MESSAGE(std::fabs(kinked_rule_evaluations(s) - expected) <= 1e-12 * expected,
                         "expected " << expected << " evaluations, got " << kinked_rule_evaluations(s));
-    const std::string warning = kinked_rule_warning(s);
-    char evaluations[64];
-    std::snprintf(evaluations, sizeof evaluations, "about %.1e node evaluations", expected);
-    for (const std::string& part : {std::string("takes 107090 nodes a grid point at dx = 0.000161"), std::string(evaluations),
-                                   std::string("a lower --grid-order (dx = dt^((Q+1)/4), Q = 8 here")})
-        BOOST_CHECK_MESSAGE(warning.find(part) != std::string::npos,
-                            "expected the warning to contain '" << part << "', got '" << warning << "'");
-    s.grid_order = 0;
-    BOOST_CHECK_MESSAGE(kinked_rule_warning(s).empty(), "the default grid order: got '" << kinked_rule_warning(s) << "'");
-    for (int K = 1; K <= 6; ++K)
-        for (const int N : {16, 1024}) {
-            const SchemeSettings table8 = settings(K, N, 32, 16.0, 0.33);
-            BOOST_CHECK_MESSAGE(kinked_rule_warning(table8).empty(),
-                                "K = " << K << ", N = " << N << ": got '" << kinked_rule_warning(table8) << "'");
-        }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

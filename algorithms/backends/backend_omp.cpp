@@ -15,6 +15,7 @@ struct OmpSystem {
     using vector = thrust::omp::vector<T>;
     static auto policy() { return thrust::omp::par; }
     static int threads() { return omp_get_max_threads(); }
+    static constexpr bool parallel = true;  // threads() as OMP_NUM_THREADS allows
     // f(i) for i = 0..count-1, chunks of 16 indices to each thread as it becomes free, so that a core slowed by other
     // tenants does not hold up the whole call as with Thrust's even split (docs/performance.md, "omp").
     template <class F>

@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "../core/errors.h"
 #include "../core/lanes.h"
+#include "../scheme/run_time.h"
 #include "thrust_calls.h"
 
 namespace bsde {
@@ -190,6 +191,7 @@ public:
 
     // The threads of one wave of for_each_group with blocks_per_sm blocks on each SM.
     int threads_at_once(int blocks_per_sm) const { return blocks_per_sm * group_block_threads * multiprocessors_; }
+    RunPace pace() const { return gpu_pace(); }  // run_time.h
 
     // The most shared memory a block of for_each_group may stage, in bytes (the device's opt-in limit per
     // block less the block's own lane sums).

@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "../core/input_file.h"
 #include "../core/lanes.h"
+#include "../scheme/run_time.h"
 #include "thrust_calls.h"
 #include "tridiagonal.h"
 
@@ -143,6 +144,7 @@ public:
     void clear_marks() { marks_.clear(); }
 
     int threads_at_once(int /*blocks_per_sm: no blocks here*/) const { return SystemTraits::threads(); }
+    RunPace pace() const { return host_pace(SystemTraits::threads(), SystemTraits::parallel); }  // run_time.h
     // The lanes for_each_group gives each group: one on the host.
     int lanes_for(long long /*count*/, int /*max_lanes*/, int /*blocks_per_sm*/) const { return 1; }
     double stage_bytes_per_block() const { return 0.0; }  // one lane per point: nothing to stage for (lanes.h)
@@ -161,6 +163,7 @@ struct SerialSystem {
     using vector = thrust::cpp::vector<T>;
     static auto policy() { return thrust::cpp::par; }
     static int threads() { return 1; }
+    static constexpr bool parallel = false;  // threads() is always 1
     template <class F>
     static void for_each_balanced(int count, const F& f) {
         for (int i = 0; i < count; ++i) f(i);

@@ -149,7 +149,7 @@ struct CellGaussLegendreExpectation {
     double dx;
     static constexpr double reach = 8.5;  // standard deviations covered on each side
     // The cells on each side and the parts of a cell at variance v; 2 cells parts pieces of 5 nodes each, so about
-    // 85 sqrt(v) / dx nodes where sqrt(v) > 2 dx (the fine grids of a high --grid-order: settings.h, kinked_rule_warning).
+    // 85 sqrt(v) / dx nodes where sqrt(v) > 2 dx (the fine grids of a high --grid-order: settings.h, kinked_rule_evaluations).
     struct Pieces {
         int cells, parts;
         __host__ __device__ int count() const { return 2 * cells * parts; }  // m = -cells parts .. cells parts - 1

@@ -209,27 +209,6 @@ double node_evaluations(const SchemeSettings& s, int dimension, bool terminal_ki
                             startup_refinement(s, terminal_kinked, dimension));
 }
 
-std::string startup_warning(const SchemeSettings& s, int dimension, int refine) {
-    const int K = s.K();
-    const double S = startup_substeps(s), fine_steps = startup_fine_steps(K, S), steps = s.N - K + 1;
-    const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    const double points = std::pow(M + 1.0, dimension), startup_points = std::pow(refine * double(M) + 1.0, dimension);
-    const double evaluations = node_evaluations(dimension, M, s.L, K, s.N, static_cast<int>(S), refine);
-    if (!(fine_steps > 10 * steps && evaluations > 1e11)) return "";
-    const std::string substeps = s.startup_substeps > 0 ? "--startup-substeps" : "ceil(sqrt(N / T) / 2)";
-    const std::string startup_grid =
-        refine > 1 ? " (the start-up's on " + format_number(startup_points) + ", --startup-refine " +
-                         std::to_string(refine) + ")"
-                   : "";
-    return "the start-up's " + format_number(fine_steps) + " fine steps (" + std::to_string(K - 1) + " steps of " +
-           format_number(S) + " and of " + format_number(2 * S) + " substeps, " + substeps + ") are " +
-           format_number(fine_steps / steps, "%.0f") + " times the run's " + format_number(steps) + " steps, on " +
-           format_number(points) + " grid points" + startup_grid + ": about " + format_number(evaluations, "%.1e") +
-           " node evaluations (ex2 K = 6 makes some 6e7 a second on one core of an H100 host, 7e8 on 16); "
-           "--startup-substeps sets fewer substeps (a fixed count caps the order at 3), a smaller --R fewer points "
-           "(R = " + format_number(s.R) + " is " + format_number(s.R / std::sqrt(s.T), "%.0f") + " sqrt(T))";
-}
-
 double kinked_rule_evaluations(const SchemeSettings& s) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     const int r = std::max(1, startup_refinement(s, true, 1));
@@ -240,23 +219,6 @@ double kinked_rule_evaluations(const SchemeSettings& s) {
         for (int j = 1; S > 0 && j <= std::min<double>(K, (K - 1) * passes); ++j)
             startup_nodes += startup_rule.nodes(j * dt / passes);
     return (M + 1.0) * rule.nodes(K * dt) + (r * double(M) + 1.0) * startup_nodes;
-}
-
-std::string kinked_rule_warning(const SchemeSettings& s) {
-    const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    const double kinked = kinked_rule_evaluations(s);
-    const double others = node_evaluations(s, 1, true);
-    if (!(kinked > 10 * others && kinked > 1e10)) return "";
-    const double dx = SpaceGrid{M, s.R}.dx(), widest = K * s.T / s.N;  // the first main step's variance, K dt
-    const int q = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);
-    return "the kinked terminal layer's rule (5-point Gauss-Legendre on every part of a grid cell over 8.5 standard "
-           "deviations of the step) takes " + format_number(CellGaussLegendreExpectation{dx}.nodes(widest)) +
-           " nodes a grid point at dx = " + format_number(dx, "%.3g") + " and K dt = " + format_number(widest, "%.3g") +
-           ": about " + format_number(kinked, "%.1e") + " node evaluations on " +
-           format_number(M + 1.0) + " points, " + format_number(kinked / others, "%.0f") +
-           " times the rest of the run (ex2 K = 6 makes some 6e7 a second on one core of an H100 host, 7e8 on 16); "
-           "a lower --grid-order (dx = dt^((Q+1)/4), Q = " + std::to_string(q) + " here; default min(Ky + 1, Kz, 3)) "
-           "or a smaller --R takes fewer";
 }
 
 double SolveResult::z0_error() const {

@@ -57,7 +57,8 @@ struct SchemeSettings {
     // (ProblemInfo::driver_z_advice); "" where the problem says nothing.
     std::string driver_z_advice;
     ProgressCallback progress;   // optional
-    // optional: told a warning about the run before it starts, once its memory is known to fit (startup_warning)
+    // optional: told a warning about the run before it starts, once its memory is known to fit (long_run_warning,
+    // run_time.h)
     WarningCallback warn_before_run;
     // --strict: a step where Picard stops above its tolerance is an error (NumericalError, exit code 3);
     // otherwise it is reported in SolveResult::picard_warning and the run goes on.
@@ -130,25 +131,13 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps,
 // node_evaluations of a run with these settings: its grid's M, its start-up's substeps and refinement.
 double node_evaluations(const SchemeSettings& settings, int dimension, bool terminal_kinked);
 
-// A warning (empty if none) for a start-up that is most of a long run: its (K - 1) S fine steps more than ten times
-// the run's N - K + 1 steps, in a run of more than 1e11 node evaluations (some 30 minutes on one core), as a small T
-// makes it (S = ceil(sqrt(N / T)), on a grid whose dx = dt^((q+1)/4) shrinks with T too).
-// On a start-up grid refined r = refine times (startup_refinement), its points count (r M + 1)^d.
-std::string startup_warning(const SchemeSettings& settings, int dimension, int refine);
-
 // Node evaluations of the rule a kinked 1D terminal layer is read with (expectation_rules.h,
 // CellGaussLegendreExpectation: about 85 sqrt(v) / dx nodes a grid point at variance v): its nodes on the M + 1 points
 // at each read of the terminal layer by the first main step at K dt, and by each start-up pass's first
 // min(K, (K - 1) S') fine steps at variance j dt / S' (S' = S, 2 S) on the r M + 1 points of the start-up's grid
 // (startup_refinement), whose dx / r makes r times the nodes. The rule's nodes grow as 1/dx, so on fine grids (a high
-// --grid-order) these reads can outweigh the run's other steps, whose work grows as M.
+// --grid-order) these reads can outweigh the run's other steps, whose work grows as M (long_run_warning, run_time.h).
 double kinked_rule_evaluations(const SchemeSettings& settings);
-
-// A warning (empty if none) for a 1D problem with a kinked terminal layer where its rule is most of a long run: more
-// than ten times the node evaluations of the other reads (node_evaluations) and more than 1e10 itself (some 3 minutes
-// on one core). A lower bound than startup_warning's, as these evaluations fall in a few steps at the run's start,
-// which show no progress until they end (ex3 K = 2, N = 16, --grid-order 8: 3.5e10 in the first three steps).
-std::string kinked_rule_warning(const SchemeSettings& settings);
 
 // The most neighbouring grid points one call of the 1D fused pass takes (SchemeSettings::points_per_call).
 constexpr int max_points_per_call = 3;

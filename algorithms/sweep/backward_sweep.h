@@ -35,6 +35,7 @@
 #include "../scheme/multistep_weights.h"
 #include "../scheme/problem_grid_checks.h"
 #include "../core/raw_pointer.h"
+#include "../scheme/run_time.h"
 #include "separable_pass.h"
 #include "solution_at_zero.h"
 #include "step_status_log.h"
@@ -77,11 +78,9 @@ private:
         }
         const double needed_bytes = own_grid ? check_memory() : 0.0;
         if (s_.warn_before_run && own_grid) {
-            if (const std::string long_startup = startup_warning(s_, d, startup_refine_); !long_startup.empty())
-                s_.warn_before_run(long_startup);
-            if constexpr (d == 1 && has_terminal_kink<Problem>::value)
-                if (const std::string kinked_reads = kinked_rule_warning(s_); !kinked_reads.empty())
-                    s_.warn_before_run(kinked_reads);
+            const std::string long_run =
+                long_run_warning(s_, d, has_terminal_kink<Problem>::value, separable(), context_.pace());
+            if (!long_run.empty()) s_.warn_before_run(long_run);
         }
         rule_ = gauss_hermite(s_.L);
         std::vector<double> weights(rule_.weights);
