@@ -90,8 +90,8 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
 // The command the invocation names, its output on out; returns its exit code.
 int run_parsed(const Invocation& invocation, const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err) {
-    // A progress line only on the real stderr, and only when it is a terminal.
-    const bool show_progress = &err == &std::cerr && stderr_is_terminal();
+    // Progress only on the real stderr: a line redrawn on a terminal, a line now and then elsewhere (progress.h).
+    const bool show_progress = &err == &std::cerr;
     if (invocation.help) {
         out << help_text();
         return 0;

@@ -1,6 +1,6 @@
-// What a run needs before it starts, and what it says then: no CUDA library for a CPU-only run (the cuda backend is
-// a library opened on first use, algorithms/backends/cuda_entry.h), and a warning before a long run whichever part
-// makes it long (algorithms/scheme/run_time.h).
+// What a run needs before it starts, and what it says while it runs: no CUDA library for a CPU-only run (the cuda
+// backend is a library opened on first use, algorithms/backends/cuda_entry.h), a warning before a long run whichever
+// part makes it long (algorithms/scheme/run_time.h), and progress lines in a log (src/progress.h).
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -24,6 +24,7 @@
 #include "../algorithms/scheme/grid.h"
 #include "../algorithms/scheme/run_time.h"
 #include "../algorithms/scheme/settings.h"
+#include "../src/progress.h"
 #include "cli_support.h"
 
 using bsde::test::CliResult;
@@ -262,6 +263,49 @@ BOOST_AUTO_TEST_CASE(a_run_silent_for_minutes_before_is_warned_of) {
                         "rule, got '" << shown(first) << "'");
     BOOST_CHECK_MESSAGE(bsde::test::one_line(rest, "bsde: error: allocating "),
                         "expected then one line 'bsde: error: allocating ...', got '" << shown(rest) << "'");
+}
+
+BOOST_AUTO_TEST_CASE(progress_off_a_terminal_is_a_line_now_and_then) {
+    BOOST_TEST_MESSAGE("stderr a file, not a terminal: a progress of 0.05 s lines writes 'bsde: progress: LABEL: step "
+                       "8/100, about ... left (... so far)' lines while the solve runs (0.3 s here: 3 or more), a "
+                       "warning printed meanwhile stands on a line of its own, and clear() ends the lines");
+    ScratchDir scratch("run_loading");
+    const int file = ::open(scratch.path("stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int saved_stderr = ::dup(STDERR_FILENO);
+    BOOST_REQUIRE(file >= 0 && saved_stderr >= 0 && ::dup2(file, STDERR_FILENO) == STDERR_FILENO);
+    std::ostringstream err;
+    std::streambuf* const cerr_buffer = std::cerr.rdbuf(err.rdbuf());
+    std::string after_clear;
+    {
+        bsde::ProgressLine progress(true, 0.05);
+        const bsde::ProgressCallback report = progress.for_solve("solve case");
+        report(8, 100);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        progress.print(std::cerr, "bsde: warning: a warning");
+        progress.clear();
+        after_clear = err.str();
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    }
+    const std::string written = err.str();
+    std::cerr.rdbuf(cerr_buffer);
+    ::dup2(saved_stderr, STDERR_FILENO);
+    ::close(saved_stderr);
+    ::close(file);
+    std::istringstream lines(written);
+    int progress_lines = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line == "bsde: warning: a warning") continue;
+        const std::string end = " so far)";
+        const bool progress_line = line.rfind("bsde: progress: solve case: step 8/100, about ", 0) == 0 &&
+                                   line.size() > end.size() && line.compare(line.size() - end.size(), end.size(), end) == 0;
+        progress_lines += progress_line;
+        BOOST_CHECK_MESSAGE(progress_line, "expected a progress line or the warning, got '" << shown(line) << "'");
+    }
+    BOOST_CHECK_MESSAGE(progress_lines >= 3, "expected 3 or more progress lines in 0.3 s, got " << progress_lines);
+    BOOST_CHECK_MESSAGE(written.find("bsde: warning: a warning\n") != std::string::npos,
+                        "expected the warning on a line of its own in '" << shown(written) << "'");
+    BOOST_CHECK_MESSAGE(written == after_clear, "expected no line after clear(), got '"
+                                                    << shown(written.substr(after_clear.size())) << "'");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
