@@ -26,14 +26,19 @@ struct CudaLibrary {
     std::string failure;  // where entry is nullptr
 };
 
+// The loader's reason where it fails, with what to do where the library is missing.
 CudaLibrary open_cuda_library() {
     const std::string folder = executable_folder();
     if (folder.empty()) return {nullptr, "/proc/self/exe cannot be read to find " + std::string(cuda_library_name)};
-    const auto failure = [] {
+    const std::string path = folder + cuda_library_name;
+    const auto failure = [&path] {
         const char* reason = ::dlerror();
-        return std::string(reason ? reason : "no reason given");
+        const bool missing = ::access(path.c_str(), F_OK) != 0;
+        return std::string(reason ? reason : "no reason given") +
+               (missing ? " (make builds it beside bsde where nvcc is found: a build without nvcc has no cuda backend)"
+                        : "");
     };
-    void* library = ::dlopen((folder + cuda_library_name).c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library) return {nullptr, failure()};
     const auto entry = reinterpret_cast<const CudaEntry* (*)()>(::dlsym(library, cuda_entry_symbol));
     if (!entry) return {nullptr, failure()};
@@ -54,9 +59,7 @@ const BackendOps* cuda_backend_ops() {
 
 std::string cuda_unavailable_reason() {
     const CudaLibrary& library = cuda_library();
-    if (!library.entry)
-        return "the cuda backend's library did not load: " + library.failure +
-               " (make builds it beside bsde where nvcc is found; a build without nvcc has no cuda backend)";
+    if (!library.entry) return "the cuda backend's library did not load: " + library.failure;
     return library.entry->unavailable_reason();
 }
 
