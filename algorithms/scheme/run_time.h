@@ -17,10 +17,10 @@ struct RunWork {
 };
 
 // A 2D node evaluation in 1D ones: the tensor spline's or the bicubic's interpolant takes some 110 flops of the
-// node's 125, the 1D spline's 14 of 30.
-constexpr double node_cost_2d = 4.0;
+// node's 125, the 1D spline's 14 of 30, but a 1D node's exp (ex2's driver) costs about as much again.
+constexpr double node_cost_2d = 2.0;
 
-// The layer reads of node_evaluations (settings.h) on each part's grid, L^d nodes at each of its points, 2D nodes at
+// The layer reads of node_evaluations (settings.h) on each part's grid, L^d nodes at each of its points, 2D ones at
 // node_cost_2d; where the 2D steps run the separable pass (separable_pass.h), a layer read is instead its axis sums,
 // L-term sums at (M+1)(M+3) + (M+1)^2 points, each one node's worth. Adds the kinked rule's evaluations in 1D.
 RunWork run_work(const SchemeSettings& settings, int dimension, bool terminal_kinked, bool separable);
@@ -32,10 +32,10 @@ struct RunPace {
     std::string faster;  // how to run on more of this machine's processors, "" where the run takes them all
 };
 
-// One core's conservative pace: about half of what ex2 makes on a core of an H200 host (1D, an exp a node) and of
-// what the 2D problems make there (2D nodes at node_cost_2d), so that the estimate is rather long than short.
+// One core's pace: the slowest of the problems' on one core (exchange's, whose kinked layer's band in the separable
+// pass this count leaves out), the others' two to four times faster, so that the estimate is rather long than short.
 constexpr double core_nodes_per_second = 3e7;
-// The GPU's: a tenth of what ex2 K = 6, N = 1024 makes on an H200.
+// The GPU's: a third of the slowest of the problems' on an H200 (exchange's, K = 6, N = 64).
 constexpr double gpu_nodes_per_second = 2e10;
 
 // core_nodes_per_second on each of `threads`, up to the processors there are; parallel: omp's threads, else serial's.
