@@ -91,7 +91,8 @@ $(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps $(CUDA_LIBRARY)
 # cudart linked in statically, cuSPARSE found through the rpath
 $(CUDA_LIBRARY): $(BUILD)/algorithms/backends/backend_cuda.o | deps
 	@mkdir -p $(@D)
-	$(CXX) -shared -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static -lrt -lpthread -ldl
+	$(CXX) -shared -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static \
+	  -lrt -lpthread -ldl
 $(BUILD)/algorithms/backends/backend_cuda.o: NVCCFLAGS += -Xcompiler -fPIC
 
 $(BUILD)/algorithms/backends/backend_omp.o: CXXFLAGS += -fopenmp

@@ -74,8 +74,8 @@ ChildRun run_with_address_space_limit(const std::vector<std::string>& args, rlim
         const int out_file = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         const int err_file = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         const rlimit limit{bytes, bytes};
-        if (out_file < 0 || err_file < 0 || ::dup2(out_file, STDOUT_FILENO) < 0 || ::dup2(err_file, STDERR_FILENO) < 0 ||
-            ::setrlimit(RLIMIT_AS, &limit) != 0)
+        if (out_file < 0 || err_file < 0 || ::dup2(out_file, STDOUT_FILENO) < 0 ||
+            ::dup2(err_file, STDERR_FILENO) < 0 || ::setrlimit(RLIMIT_AS, &limit) != 0)
             ::_exit(126);
         ::execv(binary.c_str(), argv.data());
         ::_exit(127);
@@ -213,12 +213,13 @@ BOOST_AUTO_TEST_CASE(a_long_run_is_warned_of_whichever_part_dominates) {
         const bsde::SchemeSettings s = settings_of(6, 1024, 1.0);
         const double main = 32769 * L * 1019 * 6, startup = 32769 * L * (pass_reads(80, 6) + pass_reads(160, 6));
         const std::string warning = bsde::long_run_warning(s, 1, false, false, core);
-        for (const std::string& part : {"this run may take up to about " + bsde::format_duration((main + startup) / 3e7),
-                                        percent(main, main + startup) + " of them in the 1019 main steps on 32769 points",
-                                        std::string("a smaller --N takes fewer steps")})
+        const std::string parts[]{"this run may take up to about " + bsde::format_duration((main + startup) / 3e7),
+                                  percent(main, main + startup) + " of them in the 1019 main steps on 32769 points",
+                                  "a smaller --N takes fewer steps"};
+        for (const std::string& part : parts)
             check_contains("ex2 K = 6, N = 1024", warning, part);
-        BOOST_CHECK_MESSAGE(bsde::long_run_warning(s, 1, false, false, bsde::gpu_pace()).empty(),
-                            "on the GPU (7.9e9 / 2e10 a second): got '" << bsde::long_run_warning(s, 1, false, false, bsde::gpu_pace()) << "'");
+        const std::string on_gpu = bsde::long_run_warning(s, 1, false, false, bsde::gpu_pace());
+        BOOST_CHECK_MESSAGE(on_gpu.empty(), "on the GPU (7.9e9 / 2e10 a second): got '" << on_gpu << "'");
     }
     // ex2 K = 3, N = 256: M = 8192, S = 8, (254 3 + 171) reads of 8193 L nodes, 2.4e8 evaluations: 8 s
     const std::string short_run = bsde::long_run_warning(settings_of(3, 256, 1.0), 1, false, false, core);
@@ -233,7 +234,8 @@ BOOST_AUTO_TEST_CASE(a_2d_runs_work_counts_the_separable_pass_by_its_sums) {
     s.R = 8;
     const double M = 512, reads = (32 - 3 + 1) * 3;
     BOOST_REQUIRE_EQUAL(bsde::space_intervals(3, 3, 32, 1.0, 8), M);
-    const double fused = 2 * (M + 1) * (M + 1) * 64 * reads, separable = 8 * ((M + 1) * (M + 3) + (M + 1) * (M + 1)) * reads;
+    const double fused = 2 * (M + 1) * (M + 1) * 64 * reads;
+    const double separable = 8 * ((M + 1) * (M + 3) + (M + 1) * (M + 1)) * reads;
     const std::pair<bool, double> cases[]{{false, fused}, {true, separable}};
     for (const auto& [separable_pass, expected] : cases) {
         const double got = bsde::run_work(s, 2, false, separable_pass).main;
@@ -297,7 +299,8 @@ BOOST_AUTO_TEST_CASE(progress_off_a_terminal_is_a_line_now_and_then) {
         if (line == "bsde: warning: a warning") continue;
         const std::string end = " so far)";
         const bool progress_line = line.rfind("bsde: progress: solve case: step 8/100, about ", 0) == 0 &&
-                                   line.size() > end.size() && line.compare(line.size() - end.size(), end.size(), end) == 0;
+                                   line.size() > end.size() &&
+                                   line.compare(line.size() - end.size(), end.size(), end) == 0;
         progress_lines += progress_line;
         BOOST_CHECK_MESSAGE(progress_line, "expected a progress line or the warning, got '" << shown(line) << "'");
     }

@@ -127,7 +127,6 @@ std::string unavailable_reason() {
     return "";
 }
 
-
 // The ceilings' kernels: every thread runs `chains` independent chains x <- round(x), `rounds` times, so that the
 // rate is the operation's throughput and not its latency (8 blocks of 256 threads on every SM).
 constexpr int ceiling_chains = 8, ceiling_block_threads = 256, ceiling_blocks_per_sm = 8;
