@@ -71,14 +71,12 @@ void ProgressLine::draw() {
 // The log's writer thread: the status with the time so far, every log interval until stopped.
 void ProgressLine::log_every_interval() {
     State& s = *state_;
+    const auto interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(log_interval_);
     std::unique_lock<std::mutex> lock(s.mutex);
-    auto next = std::chrono::steady_clock::now() +
-                std::chrono::duration_cast<std::chrono::steady_clock::duration>(log_interval_);
-    while (!s.stop_logging.wait_until(lock, next, [&s] { return s.stopping; })) {
+    while (!s.stop_logging.wait_for(lock, interval, [&s] { return s.stopping; })) {
         const auto now = std::chrono::steady_clock::now();
         std::cerr << "bsde: progress: " << status_text(now) << " ("
                   << format_duration(std::chrono::duration<double>(now - s.start).count()) << " so far)" << std::endl;
-        next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(log_interval_);
     }
 }
 
