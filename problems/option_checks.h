@@ -5,7 +5,7 @@
 // and z's part from it is at most |a| S (z = sigma S dV/dS in 1D; A^T (S * dV/dS) in 2D, |row k of A| = sigma_k).
 // A call's price grows like e^(g w) along an axis towards the domain's upper end: g = sigma for bs-call (the price
 // tends to S e^(-delta tau)), g = sigma1 along w_1 for the exchange option (bounded by S1 = S1_0 e^(drift1 t + sigma1
-// w_1)); a put's price is bounded (by the strike). README, "Admissible parameters", has the measurements.
+// w_1)); a put's price is bounded (by the strike). docs/scheme.md, "Admissible parameters", has the measurements.
 #pragma once
 #include <cfloat>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Every problem the program knows, one line each: BSDE_PROBLEMS(X) calls X(type) per problem.
-// Adding a problem (README, "Adding a problem"): write its header, include it here and add its line (the line before
+// Adding a problem (docs/architecture.md, "Adding a problem"): write its header, include it here and add its line (the line before
 // it ends in a backslash). Its name and alias must differ from every other problem's, and its parameters' names from
 // each other and from bsde's options (--T, --K, ...); it may read only the parameters it declares. bsde refuses to
 // start otherwise, naming the problem (DefinitionError, exit code 5), and so fails the test

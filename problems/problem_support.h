@@ -117,7 +117,7 @@ double drift_value(const ProblemParameters& given, const std::string& name, doub
 // as `driver_z_gradient()` (a double in 1D, a Vec2 in 2D); a problem with neither (ex2's z^2 e^(-t^2) / 2) is
 // analysed without its driver's z term, as one whose driver does not read z (ex1). An affine driver's c may change
 // with t: the analysis, of frozen coefficients, takes the c of largest |c| at the times t = T q / 64, q = 0..64
-// (driver_z_gradient_samples), since the growth rises with |c| sqrt(dt) (README, Stability).
+// (driver_z_gradient_samples), since the growth rises with |c| sqrt(dt) (docs/scheme.md, Stability).
 template <class Problem, class = void>
 struct declares_driver_z_gradient : std::false_type {};
 template <class Problem>

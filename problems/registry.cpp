@@ -125,7 +125,7 @@ std::string drift_warning(const SchemeSettings& settings, const ProblemInfo& pro
            gradient + " (|df/dz| sqrt(T) = " + format_number(size * std::sqrt(settings.T), "%.3g") +
            "), and the scheme's error grows with it; " + (drifts > 1 ? "the defaults, " : "the default, ") + removing +
            (drifts > 1 ? ", remove it and leave" : ", removes it and leaves") +
-           " the price as it is (README, Pricing with bs-call, bs-put and exchange)";
+           " the price as it is (docs/scheme.md, Pricing with bs-call, bs-put and exchange)";
 }
 
 const ProblemInfo* problem_named(const std::string& name) {

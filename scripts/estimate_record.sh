@@ -1,5 +1,5 @@
 #!/bin/bash
-# The record of the a-posteriori error estimate's quality (README, Error estimate): bsde study on omp over the five
+# The record of the a-posteriori error estimate's quality (docs/cli.md, Error estimate): bsde study on omp over the five
 # tables (data/table*.ini) at the sizes two cores run in minutes, with the default start-up and with --startup exact,
 # then scripts/estimate_quality.py on each start-up's CSVs.
 #   bash scripts/estimate_record.sh OUTDIR        (BSDE=path/to/bsde to use another binary)

@@ -208,7 +208,7 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
     return invocation.backends.empty() ? std::vector<Backend>{default_backend()} : invocation.backends;
 }
 
-// The count, part by part (the rule of bench.h; README, "Benchmark"). A node's cell and weights come from
+// The count, part by part (the rule of bench.h; docs/benchmarking.md, "Benchmark"). A node's cell and weights come from
 // the node table (grid_nodes.h); w + dW is formed only for drivers that read w (none of the paper's), as
 // part of the driver.
 //   1D, cubic spline or Hermite cubic (CellCubicEvaluator), 23 + driver:
@@ -409,7 +409,7 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         "arithmetic floor, flops / the multiply-add rate + the fused node evaluations' transcendental calls / the "
         "exp rate.\n" + ceilings_note(results) +
         "operation count per node evaluation (each FP64 +, -, *, / that depends on the node is one flop, a "
-        "multiply-add two; the problem's transcendental calls are counted apart, not in the flops; README, "
+        "multiply-add two; the problem's transcendental calls are counted apart, not in the flops; docs/benchmarking.md, "
         "Benchmark):\n";
     std::vector<std::string> seen;
     for (const BenchResult& r : results) {

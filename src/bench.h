@@ -1,7 +1,7 @@
 // bsde bench: a benchmark, not a test. Fixed cases are solved on each backend: one untimed warm-up, then
 // --repeats timed solves (median, min, max of the sweep time), one more instrumented solve that times the
 // phases of a step (only its proportions are used), and the achieved rates from an operation count per
-// quadrature-node evaluation (node_cost below; README, "Benchmark"). The table is a pure function of the
+// quadrature-node evaluation (node_cost below; docs/benchmarking.md, "Benchmark"). The table is a pure function of the
 // results, so it is tested from known inputs; the study's writers (study.h) print it.
 #pragma once
 #include <iosfwd>

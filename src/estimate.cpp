@@ -92,7 +92,7 @@ std::string estimate_exceeds_value(const ErrorEstimate& e, double y0, const std:
     if (!e.made) return "";
     const std::string why = ": the run has no correct digit there, a sign that it is unresolved or wrong (the estimate "
                             "is Richardson's from a second solve at N = " + std::to_string(e.coarse_N) +
-                            "; README, Error estimate)";
+                            "; docs/cli.md, Error estimate)";
     const double y_reference = std::max(std::fabs(y0), y_scale);
     if (e.y_error > y_reference)
         return "the estimated error of y_0, " + format_number(e.y_error, "%.3g") + ", exceeds " +

@@ -1,4 +1,4 @@
-// The a-posteriori estimate of the errors of y_0 and z_0 (--estimate; README, "Error estimate"), made without the
+// The a-posteriori estimate of the errors of y_0 and z_0 (--estimate; docs/cli.md, "Error estimate"), made without the
 // exact solution: Richardson's, from a second solve at N' = floor(N / 2) on its own grid (M follows N'),
 //   e ~ |v_N - v_N'| / ((N / N')^p - 1),
 // with p the order the scheme reaches on its space grid. It is computed in the front end from the values at w = 0

@@ -93,7 +93,7 @@ po::options_description shared_options() {
          "(config file: strict = true)")
         ("allow-unstable", po::value<bool>()->implicit_value(true)->zero_tokens(),
          "run settings that the stability analysis finds unstable (grid modes growing by more than 1e8 over the "
-         "run; README, Stability) instead of refusing them (config file: allow-unstable = true)")
+         "run; docs/scheme.md, Stability) instead of refusing them (config file: allow-unstable = true)")
         ("estimate", po::value<std::string>()->value_name("on|off"),
          "solve, study: an a-posteriori estimate of the y_0 and z_0 errors from a second solve at N/2 (default: on "
          "where that solve costs at most a third of the run's)")
@@ -359,7 +359,7 @@ std::string help_text() {
             "  study          solve every (K, N) of --K and --N lists on each of --backends: errors, orders,\n"
             "                 times, speedups (table on stdout; CSV, Markdown and plots with --out DIR)\n"
             "  bench          time fixed cases (--cases) on --backends: median and spread of --repeats solves,\n"
-            "                 the split of a step, node evaluations/s and FP64 GFLOP/s (README, Benchmark)\n"
+            "                 the split of a step, node evaluations/s and FP64 GFLOP/s (docs/benchmarking.md, Benchmark)\n"
             "  coefficients   print the multistep weights gamma^K_{K,j} and gamma^1_{K,j} for K = 1..--K\n"
             "                 (it takes --K only)\n"
             "  grid           print the space grid M, dx, the time step dt and the stability of its modes\n"

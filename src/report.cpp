@@ -229,7 +229,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     else
         out << "startup   multistep scheme on dt/" << r.startup_substeps << " and dt/" << 2 * r.startup_substeps
             << ", orders raised step by step, Richardson-extrapolated" << startup_grid << "\n";
-    out << "stability " << describe(stability, s) << " (von Neumann analysis; README, Stability)"
+    out << "stability " << describe(stability, s) << " (von Neumann analysis; docs/scheme.md, Stability)"
         << (stability.growth_over_run > stability_warning_growth ? "; UNSTABLE (warning on stderr)" : "") << "\n";
     if (!inv.domain.empty()) print_domain(out, inv, r);
     out << "backend   " << r.device << "\n";

@@ -283,7 +283,7 @@ static std::string estimate_notes(const Study& study) {
                            ", N = " + std::to_string(c.N) + ": " + c.estimate.unavailable;
     }
     std::string notes = "y_0 est, z_0 est: a-posteriori estimates of the errors, without the exact solution: "
-                        "|v_N - v_N'| / ((N / N')^p - 1) with the case at N' = N/2 (README, Error estimate), ";
+                        "|v_N - v_N'| / ((N / N')^p - 1) with the case at N' = N/2 (docs/cli.md, Error estimate), ";
     notes += solves == 0 ? std::string("each from the study's own cases")
                          : std::to_string(solves) + (solves == 1 ? " second solve" : " second solves") +
                                " where the list lacks N/2 (" + format_number(seconds, "%.3g") + " s, " +

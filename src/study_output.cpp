@@ -257,7 +257,7 @@ void write_markdown(std::ostream& out, const Study& study) {
            "in seconds; `a/b`: speedup, the time on b over the time on a, both measured in this run; arrays MiB: "
            "the solver's own arrays";
     if (study.estimated)
-        out << "; `y_0 est`, `z_0 est`: a-posteriori estimates of the errors from the case at N/2 (README, Error "
+        out << "; `y_0 est`, `z_0 est`: a-posteriori estimates of the errors from the case at N/2 (docs/cli.md, Error "
                "estimate), `n/a` where none could be made (the notes say why)";
     if (study.slope_checked)
         out << "; `z check`: max |z - dy/dw| over max |dy/dw| at t = 0, dy/dw by 4th-order differences of y, over "

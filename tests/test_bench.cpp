@@ -153,7 +153,7 @@ BOOST_AUTO_TEST_CASE(figures_from_a_known_result) {
 BOOST_AUTO_TEST_CASE(figures_with_separable_layers) {
     BOOST_TEST_MESSAGE("2D, M = 1024, L = 8, K = 6, N = 64, no start-up, 300 of the 59 x 6 = 354 layer reads by the "
                        "separable pass: its flops per layer, 1025 1027 (34 8 + 18) + 1025^2 (37 8 + 5) = 621,513,875 "
-                       "(README, Benchmark), plus the other 54 layers' node evaluations at 43.5 flops");
+                       "(docs/benchmarking.md, Benchmark), plus the other 54 layers' node evaluations at 43.5 flops");
     BenchResult r = known_result();  // cuda
     r.dimension = 2;
     r.K = 6, r.N = 64, r.M = 1024, r.L = 8, r.substeps = 0;
@@ -307,7 +307,7 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--cases", "ex2:K=6:N=643"}, 2,
          "--cases 'ex2:K=6:N=643': --K 6, --N 643, --L 32: the scheme is unstable on this grid: grid modes of wavelength about "},
         {{"bench", "--cases", "ex2:K=6:N=643"}, 2,
-         "(README, Stability); bench runs stable cases only (the case's keys L, K and N set these)"},
+         "(docs/scheme.md, Stability); bench runs stable cases only (the case's keys L, K and N set these)"},
         // the problem's checks of the grid, before any case is solved (ex1 is not solved first, and the error does
         // not come as 'ex3:K=2:N=8:R=1 on serial: ...')
         {{"bench", "--cases", "ex1:K=2:N=8,ex3:K=2:N=8:R=1", "--backends", "serial", "--repeats", "1"}, 2,

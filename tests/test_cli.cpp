@@ -214,7 +214,7 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     // a grid whose multistep start-up would take more than 2^31 - 1 fine steps (N ceil(sqrt(N / T)) = 2.8e9), which a
     // solve refuses: bsde grid runs no start-up
     check_prints({"grid", "--N", "2000000", "--grid-order", "1"}, "N = 2000000, T = 1, R = 16 (q = 1)\nM  = 45256\n");
-    // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; README, Stability)
+    // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; docs/scheme.md, Stability)
     check_prints({"grid", "--problem", "ex2", "--K", "6", "--N", "2048"},
                  "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");
     // the worst mode's wavelength along an axis is at most the grid's M = 128 cells (ex5 K = 2, N = 16, rho near 1 with

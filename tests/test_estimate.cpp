@@ -225,7 +225,7 @@ BOOST_AUTO_TEST_CASE(bad_estimate_values_exit_2) {
 }
 
 BOOST_AUTO_TEST_CASE(an_estimate_above_its_value_warns_and_fails_with_strict) {
-    BOOST_TEST_MESSAGE("ex2 at T = 2, K = 1, N = 32 ends with z_0 = -0.378 (exact 1/3; README, Stability) and N = 16 "
+    BOOST_TEST_MESSAGE("ex2 at T = 2, K = 1, N = 32 ends with z_0 = -0.378 (exact 1/3; docs/scheme.md, Stability) and N = 16 "
                        "with -1.022: z_0's estimate 0.644 exceeds |z_0|: its warning line (then the z check's: z is "
                        "off by more than the slope of y), exit code 0; with --strict exit code 3, one error line and "
                        "nothing on out");

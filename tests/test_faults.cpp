@@ -4,7 +4,7 @@
 // (a warning, or exit 3 with --strict); a non-finite value (exit 3); --backend cuda without a device (exit 4);
 // the place a context records for a Thrust failure's message.
 // The memory and allocation cases use the test hooks BSDE_TEST_FREE_BYTES and BSDE_TEST_FAIL_ALLOCATION
-// (README, "Errors and exit codes").
+// (docs/cli.md, "Errors and exit codes").
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -199,7 +199,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--config", ini("nul.ini", std::string("N = 64\nK = 3\0\n", 14))}, 2, "nul.ini' line 2: control character 0x00"},
         {{"grid", "--config", ini("cr.ini", "K = 3\rN = 64\n")}, 2, "cr.ini' line 1: control character 0x0D"},
         {{"grid", "--config", ini("comment.ini", "K = 3\n# a comment \x02\n")}, 2,
-         "comment.ini' line 2: control character 0x02"},  // in a comment too (README: a tab alone is a blank)
+         "comment.ini' line 2: control character 0x02"},  // in a comment too (docs/cli.md: a tab alone is a blank)
         {{"grid", "--config", ini("binary.ini", "problem = \xff\xfe\n")}, 2, "binary.ini' line 1: byte 0xFF outside a comment"},
         {{"grid", "--config", ini("section.ini", "[scheme]\nK = 3\n")}, 2, "section.ini' line 1: '[scheme]': sections are not used"},
         {{"grid", "--config", ini("dashes.ini", "--N = 64\n")}, 2, "dashes.ini' line 1: '--N' is not an option name"},

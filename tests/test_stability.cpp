@@ -323,13 +323,13 @@ BOOST_AUTO_TEST_CASE(the_options_drift_advice_removes_the_driver_term) {
     };
     const Case cases[]{{{"grid", "--problem", "ex3", "--K", "3", "--N", "64", "--sigma", "0.02"},
                         {"--mu", "0.5"},
-                        "smaller |df/dz|; --mu equal to r - delta makes it 0 and leaves the price as it is (README",
+                        "smaller |df/dz|; --mu equal to r - delta makes it 0 and leaves the price as it is (docs/scheme.md",
                         {"--mu", "-0.01"}},
                        // the price at S0 only: the default spots ask for R = 1.1e5 at this rho
                        {{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999", "--R", "8",
                          "--spots", "100:100"},
                         {"--mu1", "0.1", "--mu2", "0.1"},
-                        "smaller |df/dz|; --mu1 and --mu2 equal to --r make it 0 and leave the price as it is (README",
+                        "smaller |df/dz|; --mu1 and --mu2 equal to --r make it 0 and leave the price as it is (docs/scheme.md",
                         {"--mu1", "0.05", "--mu2", "0.05"}}};
     for (const Case& c : cases) {
         std::vector<std::string> args = c.grid;

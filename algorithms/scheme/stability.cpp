@@ -293,14 +293,14 @@ std::string stability_remedy(const SchemeSettings& settings, int dimension) {
         return "the driver's z term makes it so (" + driver_z + "); " +
                (N > 0 ? "--N " + std::to_string(N) + " keeps their growth under 1e3, as may"
                       : "no --N whose grid the sweep can take keeps their growth under 1e3, but may") +
-               " the problem's parameters with a smaller |df/dz|" + advice + " (README, Stability)";
+               " the problem's parameters with a smaller |df/dz|" + advice + " (docs/scheme.md, Stability)";
     }
     const int L = smallest_stable_L(settings, dimension);
     return (L > 0 ? "--L " + std::to_string(L) +
                         " (the smallest above it) keeps their growth under 1e3, as may a lower --K or --N"
                   : "a lower --K or --N may keep their growth under 1e3") +
            (driver_term ? "; the driver's z term adds to it (" + driver_z + ")" + advice : std::string()) +
-           " (README, Stability)";
+           " (docs/scheme.md, Stability)";
 }
 
 std::string stability_warning(const StabilityEstimate& e, const SchemeSettings& settings, int dimension) {

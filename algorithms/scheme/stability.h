@@ -1,4 +1,4 @@
-// Von Neumann stability of the fully discrete scheme (README, "Stability"). The semidiscrete multistep scheme is
+// Von Neumann stability of the fully discrete scheme (docs/scheme.md, "Stability"). The semidiscrete multistep scheme is
 // stable for every K (the paper, after Teng et al.), but the scheme we run replaces each conditional expectation by
 // the Gauss-Hermite rule applied to the interpolant of the stored layer. For a grid mode v_i = e^(i theta i) (theta
 // in radians per grid step, |theta| <= pi; in 2D a mode per axis) the interpolant at w_i + delta is
@@ -76,7 +76,7 @@ std::string describe(const StabilityEstimate& estimate, const SchemeSettings& se
 int stable_N_above(const SchemeSettings& settings, int dimension);
 
 // What keeps the grid modes' growth under stability_warning_growth: "--L 48 (the smallest above it) keeps their
-// growth under 1e3, as may a lower --K or --N (README, Stability)"; where the driver's z term alone makes the growth
+// growth under 1e3, as may a lower --K or --N (docs/scheme.md, Stability)"; where the driver's z term alone makes the growth
 // (the scheme without it grows by at most 1e3), a larger N: "the driver's z term makes it so (df/dz = ..., |df/dz|
 // sqrt(dt) = 1.86); --N 50 keeps their growth under 1e3, as may the problem's parameters with a smaller |df/dz|".
 std::string stability_remedy(const SchemeSettings& settings, int dimension);

@@ -101,7 +101,7 @@ private:
         gamma_z_.assign(g1.begin(), g1.end());
         choose_stage();
         // An allocation that fails although check_memory passed (other processes, fragmentation) is reported
-        // with the amount. Test hook (README, "Errors and exit codes"): BSDE_TEST_FAIL_ALLOCATION=1 makes it
+        // with the amount. Test hook (docs/cli.md, "Errors and exit codes"): BSDE_TEST_FAIL_ALLOCATION=1 makes it
         // fail here as an exhausted allocator does (std::bad_alloc).
         try {
             if (std::getenv("BSDE_TEST_FAIL_ALLOCATION")) throw std::bad_alloc();
