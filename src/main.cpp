@@ -3,11 +3,13 @@
 #include <iostream>
 
 #include "cli.h"
+#include "output_files.h"
 
 namespace {
 
 // The last safety net: an exception that escapes where none may (a CUDA free failing in a destructor
-// after a device fault, say) ends the program with one error line and exit code 4, not a core dump.
+// after a device fault, say) ends the program with one error line and exit code 4, not a core dump, having removed
+// the run's temporary files, which no destructor removes on this way out.
 [[noreturn]] void terminate_with_message() {
     std::string what = "an unexpected failure";
     if (const std::exception_ptr current = std::current_exception()) {
@@ -18,6 +20,7 @@ namespace {
         } catch (...) {
         }
     }
+    bsde::remove_own_paths();
     std::cerr << "bsde: error: " << what << " (terminated)" << std::endl;
     std::_Exit(4);
 }
@@ -25,6 +28,7 @@ namespace {
 }  // namespace
 
 int main(int argc, char** argv) {
+    bsde::prepare_process_for_output();  // before any file is opened
     std::set_terminate(terminate_with_message);
     return bsde::run_cli(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
 }
