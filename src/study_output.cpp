@@ -1,11 +1,15 @@
 // The study's outputs: the aligned text table, CSV and Markdown (with readers for the tests), the
 // gnuplot script of the paper's figures and the bsde study command that writes them.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +24,7 @@
 #include "../problems/registry.h"
 #include "build_info.h"
 #include "options.h"
+#include "output_files.h"
 #include "report.h"
 #include "study.h"
 #include "text.h"
@@ -139,36 +144,120 @@ std::string find_gnuplot() {
     return "";
 }
 
-// How a child process ended, from the wait status pclose() returns (it waits for an end, not a stop): "exit status 1",
-// "killed by signal 9 (Killed)".
+// How a child process ended, from its wait status (an end, not a stop): "exit status 1", "killed by signal 9 (Killed)".
 std::string describe_wait_status(int status) {
     if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
     return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
 }
 
-// Runs gnuplot on DIR/study.gp; "" on success, else why the plots were not made.
-std::string run_gnuplot(const std::string& dir) {
-    const std::string gnuplot = find_gnuplot();
-    if (gnuplot.empty())
-        return "gnuplot not found (install it with: apt-get install gnuplot-nox; then run: cd -- " + shell_quoted(dir) +
-               " && gnuplot study.gp)";
-    // "--": a folder named like an option (--out -1) is a folder to cd; its failure's message is gnuplot's output too
-    const std::string command =
-        "cd -- " + shell_quoted(dir) + " 2>&1 && " + shell_quoted(gnuplot) + " study.gp 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return "cannot run " + gnuplot;
-    std::string output;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
-    const int status = ::pclose(pipe);
+// The CRC-32 of the PNG chunks (ISO 3309, as the PNG specification's annex D computes it).
+std::uint32_t crc32(const unsigned char* data, std::size_t size) {
+    static const std::array<std::uint32_t, 256> table = [] {
+        std::array<std::uint32_t, 256> t{};
+        for (std::uint32_t n = 0; n < 256; ++n) {
+            std::uint32_t c = n;
+            for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[n] = c;
+        }
+        return t;
+    }();
+    std::uint32_t crc = 0xFFFFFFFFu;
+    for (std::size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xFF] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFu;
+}
+
+std::uint32_t big_endian_32(const unsigned char* p) {
+    return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+}
+
+// The bytes of the regular file `name` in `folder`, up to `limit`; false (and why) otherwise.
+bool read_file_at(int folder, const std::string& name, std::size_t limit, std::string& bytes, std::string& why) {
+    const Descriptor file(::openat(folder, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat info;
+    if (file.get() < 0) why = errno == ENOENT ? "missing" : std::string("unreadable: ") + std::strerror(errno);
+    else if (::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode)) why = "not a regular file";
+    else if (std::size_t(info.st_size) > limit) why = "larger than " + std::to_string(limit >> 20) + " MiB";
+    if (!why.empty()) return false;
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(file.get(), buffer, sizeof buffer)) != 0 && bytes.size() <= limit;)
+        if (n > 0) bytes.append(buffer, std::size_t(n));
+        else if (errno != EINTR) return why = std::string("unreadable: ") + std::strerror(errno), false;
+    return true;
+}
+
+// Why the plot `name` in `folder` is not a complete PNG ("" when it is): its 8-byte signature, then chunks (a 4-byte
+// big-endian length, the type, the data, the CRC-32 of type and data) up to an IEND chunk that ends the file (PNG
+// specification, 5.2 to 5.6). A full disk leaves a file cut short, which gnuplot may not report.
+std::string png_defect(int folder, const std::string& name) {
+    std::string bytes, why;
+    if (!read_file_at(folder, name, std::size_t(256) << 20, bytes, why)) return why;
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (bytes.size() < 8 || std::memcmp(data, signature, 8) != 0) return "no PNG signature";
+    for (std::size_t at = 8; bytes.size() - at >= 12;) {
+        const std::size_t length = big_endian_32(data + at);
+        if (length > bytes.size() - at - 12) break;
+        if (crc32(data + at + 4, length + 4) != big_endian_32(data + at + 8 + length)) return "a chunk's CRC is wrong";
+        const bool end = std::memcmp(data + at + 4, "IEND", 4) == 0;
+        at += 12 + length;
+        if (end) return at == bytes.size() ? "" : "data after its IEND chunk";
+    }
+    return "cut short before its IEND chunk";
+}
+
+// Why gnuplot's run failed ("" when it ended with exit status 0), from its wait status and output.
+std::string gnuplot_failure(const std::string& gnuplot, int status, const std::string& output) {
     if (status == 0) return "";
-    if (status == -1) return "cannot wait for " + gnuplot + " (" + std::strerror(errno) + ")";
+    if (status == -1) return "cannot run " + gnuplot + " (" + std::strerror(errno) + ")";
     // gnuplot's last non-empty line names what failed.
     std::string last_line;
     std::istringstream lines(output);
     for (std::string line; std::getline(lines, line);)
         if (!trim(line).empty()) last_line = trim(line);
     return gnuplot + " failed (" + describe_wait_status(status) + ")" + (last_line.empty() ? "" : ": " + last_line);
+}
+
+// Makes the plots: gnuplot runs on ../study.gp in a folder of the run's own inside --out, and each plot is moved into
+// --out once it is a complete PNG, so that a plot is there and listed only when whole, and none is left cut short by a
+// full disk, a failing gnuplot or a signal. Returns the plots moved; a note on err says why any other was not.
+std::vector<std::string> make_plots(const OutputFolder& folder, const std::string& dir, const std::vector<Plot>& plots,
+                                    std::ostream& err) {
+    const std::string gnuplot = find_gnuplot();
+    const std::string skipped = "bsde: note: plots skipped: ";
+    if (gnuplot.empty()) {
+        err << skipped << "gnuplot not found (install it with: apt-get install gnuplot-nox; then run: cd -- "
+            << shell_quoted(dir) << " && gnuplot study.gp)\n";
+        return {};
+    }
+    std::vector<std::string> names;
+    for (const Plot& p : plots) names.push_back(p.file);
+    try {
+        const TemporaryFolder scratch(folder.descriptor(), "plots", names);
+        std::string output;
+        const int status = run_in_folder(scratch.descriptor(), gnuplot, {"../study.gp"}, output);
+        const std::string failure = gnuplot_failure(gnuplot, status, output);
+        if (!failure.empty()) {
+            err << skipped << failure << "\n";
+            return {};
+        }
+        std::vector<std::string> written, incomplete;
+        for (const std::string& name : names) {
+            std::string defect = png_defect(scratch.descriptor(), name);
+            if (defect.empty() && !scratch.move_out(name))
+                defect = std::string("cannot be moved into the folder: ") + std::strerror(errno);
+            if (defect.empty()) written.push_back(name);
+            else incomplete.push_back(name + " " + defect);
+        }
+        if (!incomplete.empty()) {
+            err << skipped;
+            for (std::size_t k = 0; k < incomplete.size(); ++k) err << (k ? ", " : "") << incomplete[k];
+            err << " (removed; " << gnuplot << " ended with exit status 0)\n";
+        }
+        return written;
+    } catch (const InputError& e) {
+        err << skipped << e.what() << "\n";
+        return {};
+    }
 }
 
 }  // namespace
@@ -373,23 +462,24 @@ std::string gnuplot_script(const Study& study) {
 
 namespace {
 
-// Writes the study into DIR's files and runs gnuplot on them (a line on err when the plots are skipped); returns the
-// files written, "DIR/study.csv, ...".
-std::string write_study_files(const Study& study, const std::string& dir, AtomicOutputFile& csv,
-                              AtomicOutputFile& markdown, AtomicOutputFile& script, std::ostream& err) {
+// Writes the study into DIR's files and makes the plots (a note on err where any is not made); returns the files
+// written, "DIR/study.csv, ...".
+std::string write_study_files(const Study& study, const OutputFolder& folder, const std::string& dir,
+                              AtomicOutputFile& csv, AtomicOutputFile& markdown, AtomicOutputFile& script,
+                              std::ostream& err) {
     write_csv(csv.stream(), study_table(study, TableStyle::csv));
     write_markdown(markdown.stream(), study);
     script.stream() << gnuplot_script(study);
     commit_together({&csv, &markdown, &script});
     std::string files = dir + "/study.csv, " + dir + "/study.md, " + dir + "/study.gp";
-    for (const std::string& png : every_plot_file()) std::remove((dir + "/" + png).c_str());  // none stale
+    for (const std::string& png : every_plot_file()) {  // none stale beside these tables
+        struct stat info;
+        if (::fstatat(folder.descriptor(), png.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode))
+            ::unlinkat(folder.descriptor(), png.c_str(), 0);
+    }
     const std::vector<Plot> plots = study_plots(study);
     if (plots.empty()) return files;
-    const std::string failure = run_gnuplot(dir);
-    if (failure.empty())
-        for (const Plot& p : plots) files += ", " + dir + "/" + p.file;
-    else
-        err << "bsde: note: plots skipped: " << failure << "\n";
+    for (const std::string& png : make_plots(folder, dir, plots, err)) files += ", " + dir + "/" + png;
     return files;
 }
 
@@ -415,7 +505,7 @@ int study_command(const Invocation& invocation, const std::string& command, std:
     const Study study = run_study(resolved, command, show_progress);
     for (const std::string& warning : study.warnings) err << "bsde: warning: " << warning << "\n";
     // The files first: a run that fails to write them prints nothing on out.
-    const std::string files = dir.empty() ? "" : write_study_files(study, dir, *csv, *markdown, *script, err);
+    const std::string files = dir.empty() ? "" : write_study_files(study, *folder, dir, *csv, *markdown, *script, err);
     write_text_table(out, study_table(study, TableStyle::display));
     out << study_notes(study);
     out << "build: bsde at commit " << build_commit() << "\n";
