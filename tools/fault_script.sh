@@ -218,7 +218,7 @@ fault_disk() {
 fault_memory() {
     local c=$1 name=$2 kib
     shift 2
-    kib=$(( 20000 + $(random_below 600000) ))
+    kib=$(( 10000 + $(random_below 300000) ))  # from where the loader maps the libraries (docs/cli.md)
     detail="ulimit -v $kib"
     { ( ulimit -v "$kib" && exec "$bsde" "$@" ) </dev/null >"$c/stdout" 2>"$c/stderr"; } 2>/dev/null
     status=$?
