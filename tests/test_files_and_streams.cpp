@@ -1,5 +1,6 @@
 // What the output files and standard streams hold when the world around the run changes: links and folders changed
-// under it, standard descriptors closed or broken, a file-size limit, a plotting program that leaves a PNG cut short.
+// under it, standard descriptors closed or broken, a file-size limit, an address-space limit, a plotting program that
+// leaves a PNG cut short.
 // The cases that need the program's start (main: the standard descriptors, SIGPIPE, SIGXFSZ) run build/bin/bsde, the
 // binary beside this test runner, in a child process; the others run the command line in-process or in a fork.
 
@@ -249,6 +250,27 @@ BOOST_AUTO_TEST_CASE(file_size_limit_exits_2_without_temporary_files) {
     BOOST_CHECK_MESSAGE(exited_with(r.status, 2) && one_line(r.err, "bsde: error: writing the standard output failed"),
                         "coefficients to a limited stdout: expected exit code 2 and one error line, got "
                             << ending(r.status) << ", '" << shown(r.err) << "'");
+}
+
+BOOST_AUTO_TEST_CASE(address_space_limit_exits_4_without_temporary_files) {
+    BOOST_TEST_MESSAGE("bsde (the binary) under a 16 MB address-space limit (ulimit -v; the loader needs about 10) "
+                       "for a solve on omp with --output: libgomp cannot create its threads and calls exit(1) (or, "
+                       "on one core, an allocation fails, or the solve fits): exit code 4 with the last line 'bsde: "
+                       "error: ...', or 0 with the CSV; no temporary file either way");
+    ScratchDir scratch("files_and_streams"), logs("files_and_streams_logs");
+    const std::vector<std::string> args{"solve", "--problem", "ex1", "--K", "2", "--N", "8", "--backend", "omp",
+                                        "--output", scratch.path("y.csv")};
+    const ProcessResult r = run_binary(args, logs, [] {
+        const rlimit limit{16000 << 10, 16000 << 10};
+        ::setrlimit(RLIMIT_AS, &limit);
+    });
+    const std::size_t last_line = r.err.rfind('\n', r.err.size() >= 2 ? r.err.size() - 2 : 0);
+    const std::string last = r.err.substr(last_line == std::string::npos ? 0 : last_line + 1);
+    const bool failed = exited_with(r.status, 4) && one_line(last, "bsde: error: ");
+    const bool fitted = exited_with(r.status, 0) && scratch.names() == std::vector<std::string>{"y.csv"};
+    BOOST_CHECK_MESSAGE(failed || fitted, joined(args) << ": expected exit code 4 and a last error line, or 0, got "
+                                                       << ending(r.status) << ", '" << shown(r.err) << "'");
+    BOOST_CHECK_MESSAGE(!failed || scratch.names().empty(), "left " << listed(scratch.names()));
 }
 
 BOOST_AUTO_TEST_CASE(plots_are_listed_only_when_complete) {
