@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fault script (issue 48): runs bsde under faults and checks what each run leaves. One fault a case, chosen at random
 # with random parameters:
-#   signal  SIGINT, SIGTERM or SIGHUP at a random moment of a solve (serial, omp), a study (gnuplot included), a bench
+#   signal  SIGINT, SIGTERM or SIGHUP at a random moment of a solve (serial, omp), a study (gnuplot included), a bench,
+#           to the process or to its process group (gnuplot too, as Ctrl-C sends it)
 #   disk    a full disk: the output folder a small tmpfs (unshare -rm, where user namespaces allow it), partly filled
 #           by a user's file; where they do not, a file-size limit
 #   fsize   a file-size limit (ulimit -f)
@@ -171,13 +172,14 @@ random_moment() { seconds "$(random_below $(( duration_ms[$1] * 13 / 10 + 1 )))"
 
 # Each fault: CASE COMMAND ARGS...; sets detail (what was done) and runs check_case.
 fault_signal() {
-    local c=$1 name=$2 sig moment
+    local c=$1 name=$2 sig moment target
     shift 2
-    sig=$(pick signals) moment=$(random_moment "$name")
-    detail="SIG$sig after $moment s"
+    local -a targets=(process group)  # group: the run's process group, gnuplot too, as Ctrl-C sends it
+    sig=$(pick signals) moment=$(random_moment "$name") target=$(pick targets)
+    detail="SIG$sig to the $target after $moment s"
     launch "$c" "$bsde" "$@"
     sleep "$moment"
-    kill -s "$sig" "$pid" 2>/dev/null
+    if [[ $target == group ]]; then kill -s "$sig" -- "-$pid" 2>/dev/null; else kill -s "$sig" "$pid" 2>/dev/null; fi
     finish
     check_case "$c" "$name" "$status" "0 $(( 128 + $(kill -l "$sig") ))" 1 out 0
 }
