@@ -27,6 +27,11 @@
 //   __host__ __device__ Point value_gradient(double t, Point w, Point z) const;   // dV/dS (has_state_map)
 //   SpotDomain spot_domain(const std::vector<SpotRange>&) const;   // the domain the spots need (--spots)
 //   void check_grid(const SchemeSettings&, double dx) const;   // refuses a grid it cannot be solved on (checks_grid)
+//   __host__ __device__ double obstacle(double t, Point w) const;   // a lower obstacle h: the reflected BSDE
+//                                                     // y_t >= h(t, X_t) (has_obstacle, algorithms/scheme/obstacle.h);
+//                                                     // each new layer is projected, y <- max(y, h), and g >= h at T
+//   __host__ __device__ Point obstacle_z(double t, Point w) const;  // grad_w h: z where y = h binds (has_obstacle_z;
+//                                                     // without it z keeps the step's value there)
 //
 // check_problem_interface<Problem>() (registry.cpp calls it for every problem of problem_list.h) names the first
 // required member a problem lacks, in a static_assert, instead of the template errors of its first use.

@@ -1,9 +1,10 @@
 // A problem's checks of the run's grid, before anything is allocated: a problem that declares check_grid(settings, dx)
 // checks its parameters against the grid (the options' asset range and price growth: problems/option_checks.h), and
 // then its terminal kink must lie in the grid's inner half (after those checks, which refuse the parameters whose
-// kink overflows: S0 = 1e-320 or sigma = 1e300 put ex3's at w = inf). The sweep runs them (backward_sweep.h), and so
-// does the command line before it solves anything (ProblemInfo::check_grid, problems/registry.h), so that `bsde grid`
-// shows a refusal and a study refuses a case up front instead of after the cases before it.
+// kink overflows: S0 = 1e-320 or sigma = 1e300 put ex3's at w = inf); terminal data below an obstacle are refused
+// (obstacle.h). The sweep runs them (backward_sweep.h), and so does the command line before it solves anything
+// (ProblemInfo::check_grid, problems/registry.h), so that `bsde grid` shows a refusal and a study refuses a case up
+// front instead of after the cases before it.
 #pragma once
 #include <cmath>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "../core/errors.h"
 #include "grid.h"
+#include "obstacle.h"
 #include "settings.h"
 #include "terminal_smoothing.h"
 
@@ -26,10 +28,9 @@ struct checks_grid<P, std::void_t<decltype(std::declval<const P&>().check_grid(s
 // Throws InputError naming what to change.
 template <class Problem>
 void check_problem_against_grid(const Problem& problem, const SchemeSettings& s) {
-    if constexpr (checks_grid<Problem>::value) {
-        const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R, Problem::dimension};
-        problem.check_grid(s, space.dx());
-    }
+    const SpaceGrid space{space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order), s.R, Problem::dimension};
+    if constexpr (checks_grid<Problem>::value) problem.check_grid(s, space.dx());
+    check_terminal_data_above_obstacle(problem, space, s.T);
     if constexpr (has_terminal_kink<Problem>::value) {
         // the kink's distance from w = 0 asks for R >= 2 |distance|: the smallest such R in the message
         const auto outside = [&](const std::string& where, double distance) {

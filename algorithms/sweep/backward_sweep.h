@@ -2,7 +2,8 @@
 // Thrust algorithms over the backend's vectors; a template on the problem (its dimension d = 1 or 2),
 // the interpolation family (interpolation.h) and the backend context. Four hops from the time loop to a node:
 //   BackwardSweep::run                   the time loop: terminal layer, start-up, steps N-K..0, the result
-//   BackwardSweep::step                  one step: its weights and rules, a pass over the grid, statuses, the fit
+//   BackwardSweep::step                  one step: its weights and rules, a pass over the grid, statuses, the
+//                                        projection onto an obstacle (reflected BSDEs), the fit
 //   MultistepPointUpdate                 the step's equation at a grid point (sweep_functors.h; in 2D with an affine
 //                                        driver the separable pass, separable_pass.h, takes the same LayerWeights)
 //   LayerExpectations::add_node          one node: the interpolant and the driver at w + dW (sweep_functors.h)
@@ -245,7 +246,7 @@ private:
     enum class StartupLayer { store, extrapolate };
 
     // The start-up's fine steps dt / S: each coarse layer reached is stored in `ring`, or extrapolated with the
-    // one stored there (RichardsonSquare) and fitted.
+    // one stored there (RichardsonSquare), projected onto an obstacle (project_on_obstacle) and fitted.
     void fine_startup(const LayerRingView& ring, int S, StartupLayer layer) {
         const LayerRingView fine = ring_view(fine_ring_);
         const int fine_N = s_.N * S;
@@ -262,6 +263,7 @@ private:
                 thrust::copy(context_.policy(), reached, reached + slot, coarse);
             } else {
                 thrust::transform(context_.policy(), reached, reached + values, coarse, coarse, RichardsonSquare{});
+                project_on_obstacle(ring.layer(m / S), s_.T - taken * h);
                 fit(ring.layer(m / S));
             }
         }
@@ -314,9 +316,18 @@ private:
         const int done = statuses_.steps_done();
         if (done % status_check_interval == 0) check_statuses();
         if (s_.progress && done % progress_interval == 0) s_.progress(done, steps());
+        project_on_obstacle(ring.layer(n), t_n);
         const int fit_start = phase_mark();
         fit(ring.layer(n));
         phase_span(&SweepPhaseSeconds::fit, fit_start);
+    }
+
+    // A reflected BSDE's layer at t, computed and not yet fitted, projected onto y >= h(t, w) (ObstacleProjection);
+    // nothing for a problem without an obstacle.
+    void project_on_obstacle(const LayerView& layer, double t) {
+        if constexpr (has_obstacle<Problem>::value)
+            thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
+                             ObstacleProjection<Problem>{problem_, layer, grid_, t});
     }
 
     // The fused pass of layer n: the point update (MultistepPointUpdate) at every grid point, in the points' order of

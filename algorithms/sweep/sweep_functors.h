@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "../scheme/expectation_rules.h"
+#include "../scheme/obstacle.h"
 #include "../core/point.h"
 #include "../scheme/terminal_smoothing.h"
 
@@ -529,6 +530,28 @@ struct TerminalComponent {
     int component;
     __host__ __device__ double operator()(const Point<Problem::dimension>& w) const {
         return component == 0 ? problem.terminal_y(w) : bsde::component(problem.terminal_z(w), component - 1);
+    }
+};
+
+// The projection of layer t's grid point i onto the obstacle h (a problem's obstacle(t, w); obstacle.h): the layer
+// the step computed is the continuation value, and where exercise pays more the reflected solution takes its value,
+//   y <- max(y, h(t, w)),   z <- grad_w h(t, w) where the constraint binds (y < h; with obstacle_z, else z stays).
+template <class Problem>
+struct ObstacleProjection {
+    static constexpr int d = Problem::dimension;
+    Problem problem;
+    LayerView layer;
+    GridPoints<d> grid;
+    double t;
+    __host__ __device__ void operator()(int i) const {
+        const Point<d> w = grid(i);
+        const double h = problem.obstacle(t, w);
+        if (!(layer.values(0)[i] < h)) return;
+        layer.values(0)[i] = h;
+        if constexpr (has_obstacle_z<Problem>::value) {
+            const Point<d> z = problem.obstacle_z(t, w);
+            for (int k = 0; k < d; ++k) layer.values(1 + k)[i] = component(z, k);
+        }
     }
 };
 

@@ -1,0 +1,52 @@
+// A lower obstacle of a reflected BSDE (scheme.md, "Reflected BSDEs: American options"): y_t >= h(t, X_t), declared
+// by a problem's obstacle(t, w) (has_obstacle) and, optionally, its gradient in w, obstacle_z(t, w) (has_obstacle_z),
+// which z takes where the constraint binds. The sweep projects each new layer onto y >= h (ObstacleProjection,
+// sweep_functors.h); the terminal data must already satisfy it (check_terminal_data_above_obstacle).
+#pragma once
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "../core/errors.h"
+#include "../core/point.h"
+#include "grid.h"
+
+namespace bsde {
+
+template <class P, class = void>
+struct has_obstacle : std::false_type {};
+template <class P>
+struct has_obstacle<P, std::void_t<decltype(std::declval<const P&>().obstacle(
+                           0.0, std::declval<Point<P::dimension>>()))>> : std::true_type {};
+
+template <class P, class = void>
+struct has_obstacle_z : std::false_type {};
+template <class P>
+struct has_obstacle_z<P, std::void_t<decltype(std::declval<const P&>().obstacle_z(
+                             0.0, std::declval<Point<P::dimension>>()))>> : std::true_type {};
+
+// Throws InputError where g(w) < h(T, w) at a point of the run's grid (beyond rounding: 1e-14 of |g| + |h|): the
+// reflected equation then has no solution with y_T = g.
+template <class Problem>
+void check_terminal_data_above_obstacle(const Problem& problem, const SpaceGrid& space, double T) {
+    if constexpr (has_obstacle<Problem>::value) {
+        constexpr int d = Problem::dimension;
+        const int per_axis = space.M + 1;
+        for (int i = 0; i < space.points(); ++i) {  // point i_1 (M + 1) + i_2 in 2D
+            Point<d> w{};
+            component(w, 0) = space.point(d == 1 ? i : i / per_axis);
+            if constexpr (d == 2) component(w, 1) = space.point(i % per_axis);
+            const double g = problem.terminal_y(w), h = problem.obstacle(T, w);
+            if (g < h - 1e-14 * (std::fabs(g) + std::fabs(h))) {
+                std::string at = format_number(component(w, 0));
+                if constexpr (d == 2) at = "(" + at + ", " + format_number(component(w, 1)) + ")";
+                throw InputError(std::string("problem ") + Problem::name + ": its terminal data lie below its obstacle "
+                                 "at w = " + at + " (g = " + format_number(g) + " < h(T, w) = " + format_number(h) +
+                                 "); a reflected BSDE needs g >= h at T");
+            }
+        }
+    }
+}
+
+}  // namespace bsde
