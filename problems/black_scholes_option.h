@@ -104,14 +104,18 @@ struct black_scholes_option {
         return (log(strike) - log(S0) - (mu - 0.5 * sigma * sigma) * T) / sigma;
     }
 
-    __host__ __device__ double terminal_y(double w) const {
-        const double payoff = Payoff::sign * (state(T, w) - strike);
-        return payoff > 0.0 ? payoff : 0.0;
+    // The payoff of exercise at (t, w), (sign (S - K))^+ with S = S(t, w), and its gradient in w, sign sigma S where
+    // it is positive (dS/dw = sigma S): the terminal data, and an American option's obstacle (american_option.h).
+    __host__ __device__ double payoff(double t, double w) const {
+        const double value = Payoff::sign * (state(t, w) - strike);
+        return value > 0.0 ? value : 0.0;
     }
-    __host__ __device__ double terminal_z(double w) const {
-        const double S = state(T, w);
+    __host__ __device__ double payoff_gradient(double t, double w) const {
+        const double S = state(t, w);
         return Payoff::sign * (S - strike) > 0.0 ? Payoff::sign * sigma * S : 0.0;
     }
+    __host__ __device__ double terminal_y(double w) const { return payoff(T, w); }
+    __host__ __device__ double terminal_z(double w) const { return payoff_gradient(T, w); }
     // f = -(r y + (mu - r + delta) z / sigma), affine (affine_driver.h); mu - (r - delta) is 0 exactly at the default
     __host__ __device__ AffineDriver<1> driver_at(double) const { return {0.0, -r, -(mu - (r - delta)) / sigma}; }
     __host__ __device__ double driver(double t, double w, double y, double z) const { return driver_at(t)(w, y, z); }

@@ -5,6 +5,7 @@
 // start otherwise, naming the problem (DefinitionError, exit code 5), and so fails the test
 // registry/problem_definitions_are_checked.
 #pragma once
+#include "american_option.h"
 #include "black_scholes_option.h"
 #include "exchange_option.h"
 #include "log_sine_bsde.h"
@@ -17,4 +18,6 @@
     X(black_scholes_call) \
     X(black_scholes_put)  \
     X(sine_sum_bsde)      \
-    X(exchange_option)
+    X(exchange_option)    \
+    X(american_put)       \
+    X(american_call)

@@ -82,6 +82,8 @@ private:
             const std::string long_run =
                 long_run_warning(s_, d, has_terminal_kink<Problem>::value, separable(), context_.pace());
             if (!long_run.empty()) s_.warn_before_run(long_run);
+            if (const std::string reflected = reflected_order_warning<Problem>(s_); !reflected.empty())
+                s_.warn_before_run(reflected);
         }
         rule_ = gauss_hermite(s_.L);
         std::vector<double> weights(rule_.weights);
