@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
                   "0.1", "--R", "8"},
                  "grid modes of wavelengths (over the grid's 128 dx, about 12.6 dx) grow by ");
     check_prints({"problems"}, "ex1");
-    check_prints({"problems"}, "\nex3-put  bs-put  ");
+    check_prints({"problems"}, "\nex3-put        bs-put    1D");
     // each problem's declared parameters with their defaults (the paper's: Example 3 and 5, scheme.md; but the drifts,
     // which the price does not depend on: the values that remove the driver's z term)
     check_prints({"problems"}, "parameters: --S0 100, --strike 100, --r 0.03, --mu (r - delta), --delta 0.04, --sigma "
@@ -233,8 +233,9 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"problems"}, "--mu: the price does not depend on it; its default removes the driver's z term");
     check_prints({"problems"},
                  "spots: 0.5 to 2 times each initial price (--spots); R is chosen to hold them, at least 8");
-    check_prints({"--help"}, "(ex3, ex3-put: default r - delta, which removes the ");  // wrapped here
-    check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put: default 0.03; ex5:");  // wrapped here
+    check_prints({"--help"}, "- delta, which removes the driver's z term)");  // wrapped before
+    check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put, american-put, ");  // wrapped here
+    check_prints({"--help"}, "american-call: default 0.03; ex5: default 0.05)");
     check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5: default 0)\n");
 }
 
