@@ -35,7 +35,7 @@ struct RunPace {
 // One core's pace: the slowest of the problems' on one core (exchange's, whose kinked layer's band in the separable
 // pass this count leaves out), the others' two to four times faster, so that the estimate is rather long than short.
 constexpr double core_nodes_per_second = 3e7;
-// The GPU's: a third of the slowest of the problems' on an H200 (exchange's, K = 6, N = 64).
+// The GPU's: below the slowest of the problems' measured rates (exchange's; docs/results/bench), for the same reason.
 constexpr double gpu_nodes_per_second = 2e10;
 
 // core_nodes_per_second on each of `threads`, up to the processors there are; parallel: omp's threads, else serial's.
