@@ -5,6 +5,7 @@
 // start otherwise, naming the problem (DefinitionError, exit code 5), and so fails the test
 // registry/problem_definitions_are_checked.
 #pragma once
+#include "allen_cahn_bsde.h"
 #include "american_option.h"
 #include "black_scholes_option.h"
 #include "exchange_option.h"
@@ -12,12 +13,14 @@
 #include "logistic_bsde.h"
 #include "sine_sum_bsde.h"
 
-#define BSDE_PROBLEMS(X) \
-    X(logistic_bsde)     \
-    X(log_sine_bsde)     \
+#define BSDE_PROBLEMS(X)  \
+    X(logistic_bsde)      \
+    X(log_sine_bsde)      \
     X(black_scholes_call) \
     X(black_scholes_put)  \
     X(sine_sum_bsde)      \
     X(exchange_option)    \
     X(american_put)       \
-    X(american_call)
+    X(american_call)      \
+    X(allen_cahn_1d)      \
+    X(allen_cahn_2d)
