@@ -9,6 +9,7 @@
 #include "american_option.h"
 #include "black_scholes_option.h"
 #include "exchange_option.h"
+#include "hjb_bsde.h"
 #include "log_sine_bsde.h"
 #include "logistic_bsde.h"
 #include "sine_sum_bsde.h"
@@ -23,4 +24,6 @@
     X(american_put)       \
     X(american_call)      \
     X(allen_cahn_1d)      \
-    X(allen_cahn_2d)
+    X(allen_cahn_2d)      \
+    X(hjb_1d)             \
+    X(hjb_2d)
