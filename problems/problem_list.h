@@ -7,6 +7,7 @@
 #pragma once
 #include "allen_cahn_bsde.h"
 #include "american_option.h"
+#include "bergman_option.h"
 #include "black_scholes_option.h"
 #include "exchange_option.h"
 #include "hjb_bsde.h"
@@ -26,4 +27,5 @@
     X(allen_cahn_1d)      \
     X(allen_cahn_2d)      \
     X(hjb_1d)             \
-    X(hjb_2d)
+    X(hjb_2d)             \
+    X(bergman_option)
