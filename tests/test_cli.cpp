@@ -223,7 +223,11 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
                   "0.1", "--R", "8"},
                  "grid modes of wavelengths (over the grid's 128 dx, about 12.6 dx) grow by ");
     check_prints({"problems"}, "ex1");
-    check_prints({"problems"}, "\nex3-put        bs-put    1D");
+    {  // one row a problem, in columns: alias, name, dimension
+        const CliResult r = run({"problems"});
+        BOOST_CHECK_MESSAGE(std::regex_search(r.out, std::regex("\nex3-put +bs-put +1D ")),
+                            "bsde problems: expected a row 'ex3-put  bs-put  1D' on out, got '" << r.out << "'");
+    }
     // each problem's declared parameters with their defaults (the paper's: Example 3 and 5, scheme.md; but the drifts,
     // which the price does not depend on: the values that remove the driver's z term)
     check_prints({"problems"}, "parameters: --S0 100, --strike 100, --r 0.03, --mu (r - delta), --delta 0.04, --sigma "
