@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -115,6 +116,21 @@ inline bool one_line(const std::string& text, const std::string& prefix) {
 inline bool exists(const std::string& path) {
     struct stat st;
     return ::stat(path.c_str(), &st) == 0;
+}
+
+// A file's bytes ("" where it cannot be read).
+inline std::string file_contents(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(file), {}};
+}
+
+// The bsde binary beside this test runner (make builds both into build/bin).
+inline std::string bsde_binary() {
+    const std::filesystem::path runner = std::filesystem::read_symlink("/proc/self/exe");
+    const std::string binary = runner.parent_path() / "bsde";
+    BOOST_REQUIRE_MESSAGE(::access(binary.c_str(), X_OK) == 0, "no bsde beside the test runner: " << binary
+                                                                    << " (build it with make)");
+    return binary;
 }
 
 // The names in a folder, sorted.

@@ -21,8 +21,10 @@
 #include "../src/cli.h"
 #include "cli_support.h"
 
+using bsde::test::bsde_binary;
 using bsde::test::CliResult;
 using bsde::test::exists;
+using bsde::test::file_contents;
 using bsde::test::joined;
 using bsde::test::listed;
 using bsde::test::names_in;
@@ -42,14 +44,6 @@ std::string ending(int status) {
 }
 
 bool exited_with(int status, int code) { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
-
-// The bsde binary beside this test runner (make builds both into build/bin).
-std::string bsde_binary() {
-    const std::string runner = std::filesystem::read_symlink("/proc/self/exe");
-    const std::string binary = std::filesystem::path(runner).parent_path() / "bsde";
-    BOOST_REQUIRE_MESSAGE(::access(binary.c_str(), X_OK) == 0, binary << " is missing: build it with make");
-    return binary;
-}
 
 struct ProcessResult {
     int status;  // the wait status
@@ -82,13 +76,7 @@ ProcessResult run_binary(const std::vector<std::string>& args, const ScratchDir&
     ::close(err_file);
     int status = 0;
     ::waitpid(child, &status, 0);
-    const auto contents = [](const std::string& path) {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
-    };
-    return {status, contents(out), contents(err)};
+    return {status, file_contents(out), file_contents(err)};
 }
 
 // The names in a folder that hold ".partial.": temporary files or folders a run left.
@@ -98,13 +86,6 @@ std::vector<std::string> partial_names(const std::string& folder) {
         if (entry.path().filename().string().find(".partial.") != std::string::npos)
             partial.push_back(entry.path().string());
     return partial;
-}
-
-std::string contents_of(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 // A run in a forked child of this process, hours long, until `ready` holds of the scratch folder (at most 60 s); then
@@ -195,7 +176,7 @@ BOOST_AUTO_TEST_CASE(standard_streams_closed_or_broken) {
                                               }}};
     for (const auto& c : closed) {
         const ProcessResult r = run_binary(warning_solve, logs, c.prepare);
-        const std::string written = contents_of(csv);
+        const std::string written = file_contents(csv);
         BOOST_CHECK_MESSAGE(exited_with(r.status, 0), c.what << ": expected exit code 0, got " << ending(r.status));
         BOOST_CHECK_MESSAGE(written.compare(0, header.size(), header) == 0 && written.find("bsde") == std::string::npos,
                             c.what << ": expected the CSV alone in " << csv << ", got '"
@@ -213,7 +194,7 @@ BOOST_AUTO_TEST_CASE(standard_streams_closed_or_broken) {
                                          << ending(r.status) << ", '" << shown(r.err) << "'");
     }
     ::close(ends[1]);
-    const std::string written = contents_of(csv);
+    const std::string written = file_contents(csv);
     BOOST_CHECK_MESSAGE(written.compare(0, header.size(), header) == 0 && written.back() == '\n',
                         "expected the whole CSV in " << csv << ", got '" << shown(written.substr(0, 100)) << "'");
     BOOST_CHECK_MESSAGE(scratch.names() == std::vector<std::string>{"y.csv"},
@@ -306,7 +287,7 @@ BOOST_AUTO_TEST_CASE(plots_are_listed_only_when_complete) {
     const std::vector<std::string> expected{"study.csv", "study.gp", "study.md", "z_error.png"};
     BOOST_CHECK_MESSAGE(names_in(dir) == expected,
                         "expected " << listed(expected) << " in " << dir << ", got " << listed(names_in(dir)));
-    BOOST_CHECK_MESSAGE(contents_of(dir + "/z_error.png") == contents_of(png), "z_error.png is not the PNG written");
+    BOOST_CHECK_MESSAGE(file_contents(dir + "/z_error.png") == file_contents(png), "z_error.png is not the PNG written");
     BOOST_CHECK_MESSAGE(r.out.find(dir + "/z_error.png") != std::string::npos &&
                             r.out.find("y_error.png") == std::string::npos,
                         "expected z_error.png listed and y_error.png not, got '" << r.out << "'");

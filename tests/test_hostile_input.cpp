@@ -22,6 +22,7 @@
 #include "../src/cli.h"
 #include "cli_support.h"
 
+using bsde::test::file_contents;
 using bsde::test::joined;
 using bsde::test::one_line;
 using bsde::test::ScratchDir;
@@ -35,11 +36,6 @@ struct ChildRun {
     bool timed_out = false;
     std::string out, err;
 };
-
-std::string contents_of(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(file), {}};
-}
 
 // bsde::run_cli(args) in a forked child, killed after `seconds`, in the folder `where` (else this process's); its out
 // and err through files in scratch.
@@ -72,8 +68,8 @@ ChildRun run_in_child(const std::vector<std::string>& args, const ScratchDir& sc
     }
     if (!r.timed_out && WIFEXITED(status)) r.code = WEXITSTATUS(status);
     if (!r.timed_out && WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-    r.out = contents_of(out_file);
-    r.err = contents_of(err_file);
+    r.out = file_contents(out_file);
+    r.err = file_contents(err_file);
     std::remove(out_file.c_str());
     std::remove(err_file.c_str());
     return r;

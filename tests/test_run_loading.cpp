@@ -27,7 +27,9 @@
 #include "../src/progress.h"
 #include "cli_support.h"
 
+using bsde::test::bsde_binary;
 using bsde::test::CliResult;
+using bsde::test::file_contents;
 using bsde::test::joined;
 using bsde::test::run;
 using bsde::test::ScopedEnv;
@@ -35,24 +37,6 @@ using bsde::test::ScratchDir;
 using bsde::test::shown;
 
 namespace {
-
-// The bsde binary beside this test runner (make builds both into one folder).
-std::string bsde_binary() {
-    std::vector<char> path(4096);
-    const ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-    BOOST_REQUIRE_MESSAGE(length > 0, "cannot read /proc/self/exe");
-    const std::string runner(path.data(), static_cast<std::size_t>(length));
-    const std::string binary = runner.substr(0, runner.rfind('/') + 1) + "bsde";
-    BOOST_REQUIRE_MESSAGE(bsde::test::exists(binary), "no bsde beside the test runner: " << binary);
-    return binary;
-}
-
-std::string contents(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
 
 struct ChildRun {
     int status = 0;  // as waitpid gives it
@@ -82,8 +66,8 @@ ChildRun run_with_address_space_limit(const std::vector<std::string>& args, rlim
     }
     ChildRun run;
     ::waitpid(child, &run.status, 0);
-    run.out = contents(out);
-    run.err = contents(err);
+    run.out = file_contents(out);
+    run.err = file_contents(err);
     return run;
 }
 
