@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "../algorithms/core/errors.h"
+#include "../algorithms/scheme/obstacle.h"
 #include "../algorithms/scheme/problem_grid_checks.h"
 #include "problem_interface.h"
 #include "problem_list.h"
@@ -54,6 +55,7 @@ ProblemInfo problem_info() {
                        P::default_R,
                        P::default_L,
                        has_terminal_kink<P>::value,
+                       has_obstacle<P>::value,
                        declared_parameters<P>(),
                        driver_z_advice<P>(),
                        &constructed_driver_z_gradient<P>,

@@ -15,7 +15,8 @@ EstimateMode parse_estimate_mode(const std::string& text) {
     throw InputError("--estimate " + quoted(text) + ": allowed values are on, off");
 }
 
-EstimateOrders estimate_orders(const SchemeSettings& s) {
+EstimateOrders estimate_orders(const SchemeSettings& s, bool reflected) {
+    if (reflected) return {1, 1};
     const int grid = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);
     return {std::min({s.Ky + 1, 3, grid}), std::min({s.Ky + 1, s.Kz, 3, grid})};
 }
@@ -42,6 +43,7 @@ ErrorEstimate richardson_estimate(const PointValues& run, const PointValues& coa
     e.orders = orders;
     const double ratio = double(run.N) / coarse.N;
     e.y_error = std::fabs(run.y0 - coarse.y0) / (std::pow(ratio, orders.y) - 1);
+    e.y_extrapolated = run.y0 + (run.y0 - coarse.y0) / (std::pow(ratio, orders.y) - 1);
     for (std::size_t k = 0; k < run.z0.size() && k < coarse.z0.size(); ++k)
         e.z_error = std::max(e.z_error, std::fabs(run.z0[k] - coarse.z0[k]) / (std::pow(ratio, orders.z) - 1));
     return e;
@@ -65,8 +67,9 @@ ErrorEstimate estimate_errors(const BackendOps& ops, const std::string& problem,
                               const PointValues& run, const ProgressCallback& progress) {
     ErrorEstimate estimate;
     estimate.coarse_N = coarse_steps(settings.N);
-    estimate.orders = estimate_orders(settings);
-    estimate.unavailable = estimate_unavailable(settings, find_problem(problem));
+    const ProblemInfo& info = find_problem(problem);
+    estimate.orders = estimate_orders(settings, info.reflected);
+    estimate.unavailable = estimate_unavailable(settings, info);
     if (!estimate.unavailable.empty()) return estimate;
     SchemeSettings coarse = coarse_settings(settings);
     coarse.progress = progress;

@@ -24,10 +24,12 @@ constexpr double estimate_cost_limit = 1.0 / 3;
 // for z, both capped by the space grid's Q (--grid-order, else min(Ky + 1, Kz, 3)): dx = dt^((Q+1)/4) leaves a spline
 // error N dx^4 = dt^Q. The problems do not declare whether their driver reads z, so y's cap of 3 holds for all: where
 // the order is 4, a p of 3 overestimates by (2^4 - 1) / (2^3 - 1) = 2.1 at most.
+// A reflected problem (an obstacle) is solved as the price of N exercise dates, O(dt) from the continuous one: p = 1
+// for both (scheme.md, "Reflected BSDEs: American options").
 struct EstimateOrders {
     int y = 0, z = 0;
 };
-EstimateOrders estimate_orders(const SchemeSettings& settings);
+EstimateOrders estimate_orders(const SchemeSettings& settings, bool reflected);
 
 // The second solve's steps: floor(N / 2).
 inline int coarse_steps(int N) { return N / 2; }
@@ -55,6 +57,7 @@ struct ErrorEstimate {
     int coarse_N = 0;         // N'
     EstimateOrders orders;
     double y_error = 0, z_error = 0;  // z: the largest over the components
+    double y_extrapolated = 0;        // Richardson's value: y_N + (y_N - y_N') / ((N / N')^p - 1)
     double seconds = 0;               // the second solve's (0 where its values were at hand)
 };
 

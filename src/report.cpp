@@ -242,6 +242,10 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
                         r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
     out << "estimate  " << estimate_line(estimate, inv.estimate, s.N) << "\n";
+    if (estimate.estimate.made && find_problem(inv.problem).reflected)
+        out << "y_0 limit " << std::setprecision(12) << estimate.estimate.y_extrapolated
+            << " (Richardson's from N = " << s.N << " and " << estimate.estimate.coarse_N
+            << " at order 1: the price of continuous exercise; y_0 is that of N exercise dates)\n";
     out << "z check   " << describe(slope, r.dimension)
         << (slope.ratio > slope_check_limit ? "; DISAGREE (warning on stderr)" : "") << "\n";
     if (r.has_exact && r.has_state && !inv.spots.empty())

@@ -362,7 +362,7 @@ static void estimate_cases(Study& study, ProgressLine& progress) {
         const PointValues values{c.N, c.y0, c.z0_components};
         if (const StudyCase* coarse = solved_case(study, c.K, coarse_steps(c.N))) {
             c.estimate = richardson_estimate(values, {coarse->N, coarse->y0, coarse->z0_components},
-                                             estimate_orders(settings));
+                                             estimate_orders(settings, find_problem(study.problem).reflected));
         } else {
             const std::string label = "study: estimate " + study.problem + " K = " + std::to_string(c.K) +
                                       ", N = " + std::to_string(coarse_steps(c.N)) + " on " + to_string(fastest);

@@ -47,7 +47,8 @@ void check_ratio(const std::string& what, double estimate, double error) {
 BOOST_AUTO_TEST_SUITE(error_estimate)
 
 BOOST_AUTO_TEST_CASE(richardson_is_exact_on_a_pure_power) {
-    BOOST_TEST_MESSAGE("v_N = v + C N^-p: |v_N - v_N'| / ((N/N')^p - 1) = |C| N^-p, for N' = N/2 and an odd N");
+    BOOST_TEST_MESSAGE("v_N = v + C N^-p: |v_N - v_N'| / ((N/N')^p - 1) = |C| N^-p, and the extrapolated y_0 is v, "
+                       "for N' = N/2 and an odd N");
     for (const int N : {64, 9}) {
         const int coarse = coarse_steps(N);
         const auto y = [](int n) { return 1.0 + 3.0 / std::pow(n, 3); };                      // p = 3
@@ -59,11 +60,13 @@ BOOST_AUTO_TEST_CASE(richardson_is_exact_on_a_pure_power) {
         BOOST_CHECK_EQUAL(e.coarse_N, N / 2);
         check_close("N = " + std::to_string(N) + ": y_0 error", 3.0 / std::pow(N, 3), e.y_error, 1e-12);
         check_close("N = " + std::to_string(N) + ": z_0 error, the larger component's", 7.0 / N, e.z_error, 1e-12);
+        check_close("N = " + std::to_string(N) + ": extrapolated y_0", 1.0, e.y_extrapolated, 1e-12);
     }
 }
 
 BOOST_AUTO_TEST_CASE(orders_are_capped_by_the_grid) {
-    BOOST_TEST_MESSAGE("p_y = min(Ky + 1, 3, Q), p_z = min(Ky + 1, Kz, 3, Q), Q = --grid-order or min(Ky + 1, Kz, 3)");
+    BOOST_TEST_MESSAGE("p_y = min(Ky + 1, 3, Q), p_z = min(Ky + 1, Kz, 3, Q), Q = --grid-order or min(Ky + 1, Kz, 3); "
+                       "1/1 with an obstacle (the time grid's exercise dates)");
     struct Row {
         int Ky, Kz, grid_order, y, z;
     };
@@ -79,11 +82,14 @@ BOOST_AUTO_TEST_CASE(orders_are_capped_by_the_grid) {
         s.Ky = row.Ky;
         s.Kz = row.Kz;
         s.grid_order = row.grid_order;
-        const EstimateOrders orders = estimate_orders(s);
+        const EstimateOrders orders = estimate_orders(s, false), reflected = estimate_orders(s, true);
         BOOST_CHECK_MESSAGE(orders.y == row.y && orders.z == row.z,
                             "Ky = " << row.Ky << ", Kz = " << row.Kz << ", grid order " << row.grid_order
                                     << ": expected orders " << row.y << "/" << row.z << ", got " << orders.y << "/"
                                     << orders.z);
+        BOOST_CHECK_MESSAGE(reflected.y == 1 && reflected.z == 1,
+                            "Ky = " << row.Ky << ", Kz = " << row.Kz << ", grid order " << row.grid_order
+                                    << ", an obstacle: expected orders 1/1, got " << reflected.y << "/" << reflected.z);
     }
 }
 
