@@ -75,7 +75,7 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     const StabilityEstimate stability = estimate_stability(settings, result.dimension);
     const std::string unstable = stability_warning(stability, settings, result.dimension);
     if (!unstable.empty()) err << "bsde: warning: " << one_line(unstable) << "\n";
-    warn_or_fail(estimate_exceeds_value(estimate.estimate, result.y0, result.z0, result.picard_scale),
+    warn_or_fail(estimate_exceeds_value(estimate.estimate, result.y0, result.z0, result.picard_scale, settings.T),
                  settings.picard_strict, err);
     const SlopeCheck slope = check_slope(result, slope_region(result, invocation.spots));
     warn_or_fail(slope_warning(slope, result.dimension), settings.picard_strict, err);

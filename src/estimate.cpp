@@ -91,7 +91,8 @@ ErrorEstimate estimate_errors(const BackendOps& ops, const std::string& problem,
     return estimate;
 }
 
-std::string estimate_exceeds_value(const ErrorEstimate& e, double y0, const std::vector<double>& z0, double y_scale) {
+std::string estimate_exceeds_value(const ErrorEstimate& e, double y0, const std::vector<double>& z0, double y_scale,
+                                   double T) {
     if (!e.made) return "";
     const std::string why = ": the run has no correct digit there, a sign that it is unresolved or wrong (the estimate "
                             "is Richardson's from a second solve at N = " + std::to_string(e.coarse_N) +
@@ -103,7 +104,7 @@ std::string estimate_exceeds_value(const ErrorEstimate& e, double y0, const std:
                format_number(y_reference, "%.3g") + why;
     double z_reference = 0;
     for (const double z : z0) z_reference = std::max(z_reference, std::fabs(z));
-    if (e.z_error > z_reference)
+    if (e.z_error > std::max(z_reference, estimate_rounding_level * y_reference / std::sqrt(T)))
         return "the estimated error of z_0, " + format_number(e.z_error, "%.3g") + ", exceeds " +
                (z0.size() == 1 ? "|z_0| = " : "its largest component's magnitude ") +
                format_number(z_reference, "%.3g") + why;

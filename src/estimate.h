@@ -75,9 +75,11 @@ ErrorEstimate estimate_errors(const BackendOps& ops, const std::string& problem,
 
 // A warning (empty if none) where an estimate exceeds the value it estimates, the sign of a wrong run: the y_0
 // estimate above max(|y_0|, s), s the terminal data's mean magnitude E|g(W_T)| (SolveResult::picard_scale: the scale of
-// y where y_0 is near 0, as ex4's exact 0), or the z_0 estimate above its largest |component|.
+// y where y_0 is near 0, as ex4's exact 0), or the z_0 estimate above the larger of its largest |component| and
+// estimate_rounding_level max(|y_0|, s) / sqrt(T) (z's rounding where z_0 is 0, as hjb's by symmetry).
+constexpr double estimate_rounding_level = 1e-12;
 std::string estimate_exceeds_value(const ErrorEstimate& estimate, double y0, const std::vector<double>& z0,
-                                   double y_scale);
+                                   double y_scale, double T);
 
 // "y_0 error ~ 3.1e-08, z_0 error ~ 2.2e-07 (a-posteriori: a second solve at N = 128, orders 3/3; COST)", or
 // "not available: WHY".

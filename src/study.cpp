@@ -369,7 +369,7 @@ static void estimate_cases(Study& study, ProgressLine& progress) {
             c.estimate = estimate_errors(backend_ops(fastest), study.problem, settings, values,
                                          progress.enabled() ? progress.for_solve(label) : ProgressCallback());
         }
-        warn_or_fail(study, context, estimate_exceeds_value(c.estimate, c.y0, c.z0_components, c.y_scale));
+        warn_or_fail(study, context, estimate_exceeds_value(c.estimate, c.y0, c.z0_components, c.y_scale, settings.T));
     }
 }
 

@@ -250,22 +250,28 @@ BOOST_AUTO_TEST_CASE(an_estimate_above_its_value_warns_and_fails_with_strict) {
 
 BOOST_AUTO_TEST_CASE(the_value_is_measured_against_its_scale) {
     BOOST_TEST_MESSAGE("y_0 against max(|y_0|, s), s the terminal data's mean magnitude, so that a y_0 near an exact 0 "
-                       "(ex4) is no warning; z_0 against its largest component");
+                       "(ex4) is no warning; z_0 against its largest component, or where z_0 is 0 (hjb's, by symmetry) "
+                       "against rounding, 1e-12 max(|y_0|, s) / sqrt(T)");
     ErrorEstimate e;
     e.made = true;
     e.coarse_N = 16;
     e.y_error = 1e-6;
     e.z_error = 1e-6;
-    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, 4e-9, {1.0, 1.0}, 0.6), "");
-    BOOST_CHECK(estimate_exceeds_value(e, 4e-9, {1.0, 1.0}, 1e-7).find("the estimated error of y_0, 1e-06, exceeds "
+    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, 4e-9, {1.0, 1.0}, 0.6, 1.0), "");
+    BOOST_CHECK(estimate_exceeds_value(e, 4e-9, {1.0, 1.0}, 1e-7, 1.0).find("the estimated error of y_0, 1e-06, exceeds "
                                                                        "the terminal data's mean magnitude 1e-07") == 0);
-    BOOST_CHECK(estimate_exceeds_value(e, 4e-7, {1.0}, 1e-7).find("the estimated error of y_0, 1e-06, exceeds |y_0| = "
+    BOOST_CHECK(estimate_exceeds_value(e, 4e-7, {1.0}, 1e-7, 1.0).find("the estimated error of y_0, 1e-06, exceeds |y_0| = "
                                                                   "4e-07") == 0);
-    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, 1.0, {-2e-6, 5e-7}, 1.0), "");
-    BOOST_CHECK(estimate_exceeds_value(e, 1.0, {-5e-7, 5e-7}, 1.0).find("the estimated error of z_0, 1e-06, exceeds its "
+    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, 1.0, {-2e-6, 5e-7}, 1.0, 1.0), "");
+    BOOST_CHECK(estimate_exceeds_value(e, 1.0, {-5e-7, 5e-7}, 1.0, 1.0).find("the estimated error of z_0, 1e-06, exceeds its "
                                                                         "largest component's magnitude 5e-07") == 0);
+    e.z_error = 6e-16;  // z_0 = 0 to rounding (hjb1 K = 1: 6e-16, 4e-17 at N = 32, 64), y's scale about 1
+    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, -0.09, {3.7e-17}, 1.0, 1.0), "");
+    e.z_error = 1e-11;
+    BOOST_CHECK(estimate_exceeds_value(e, -0.09, {3.7e-17}, 1.0, 1.0).find("the estimated error of z_0, 1e-11") == 0);
+    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, -0.09, {3.7e-17}, 1.0, 1e-4), "");  // floor 1e-10 at T = 1e-4
     e.made = false;
-    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, 0.0, {0.0}, 0.0), "");
+    BOOST_CHECK_EQUAL(estimate_exceeds_value(e, 0.0, {0.0}, 0.0, 1.0), "");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
