@@ -1,25 +1,29 @@
 // The paper's Example 5: the zero-strike spread (exchange) option on two correlated geometric Brownian
-// motions, as an FBSDE in W-space (W a standard 2D Brownian motion, correlation through A):
+// motions with dividend yields delta_k (0 in the paper), as an FBSDE in W-space (W a standard 2D Brownian motion,
+// correlation through A):
 //   A = [[s1, 0], [rho s2, s2 sqrt(1 - rho^2)]]   (A A^T = [[s1^2, rho s1 s2], [rho s1 s2, s2^2]])
 //   S_k(t, w) = S_k0 exp((mu_k - s_k^2 / 2) t + (A w)_k),   k = 1, 2
-//   f(t, w, y, z) = -(r y + z A^-1 (mu - r)),   g(w) = (S_T^1 - S_T^2)^+,   z a row vector.
-// Exact solution (Margrabe), tau = T - t:
-//   V = S1 N(d_1) - S2 N(d_2),   d_{1,2} = (ln(S1 / S2) +- sigma~^2 tau / 2) / (sigma~ sqrt(tau)),
-//   sigma~^2 = s1^2 + s2^2 - 2 rho s1 s2;   dV/dS1 = N(d_1), dV/dS2 = -N(d_2);
+//   f(t, w, y, z) = -(r y + z A^-1 (mu - r + delta)),   g(w) = (S_T^1 - S_T^2)^+,   z a row vector.
+// Exact solution (Margrabe, with dividend yields), tau = T - t:
+//   V = S1 e^(-delta1 tau) N(d_1) - S2 e^(-delta2 tau) N(d_2),
+//   d_{1,2} = (ln(S1 / S2) + (delta2 - delta1 +- sigma~^2 / 2) tau) / (sigma~ sqrt(tau)),
+//   sigma~^2 = s1^2 + s2^2 - 2 rho s1 s2;   dV/dS1 = e^(-delta1 tau) N(d_1), dV/dS2 = -e^(-delta2 tau) N(d_2);
 //   z = grad_w V(t, S(t, w)) = A^T (S * dV/dS) (componentwise product).
 //
 // Sign of f. With -dy = f dt - z dW, u(t, w) = V(t, S(t, w)) must satisfy u_t + 1/2 Laplacian_w u + f = 0.
 // By Ito, u_t + 1/2 Laplacian_w u = V_t + sum_k mu_k S_k V_k + 1/2 sum_kl (A A^T)_kl S_k S_l V_kl, and the
-// pricing PDE V_t + sum_k r S_k V_k + 1/2 sum_kl (A A^T)_kl S_k S_l V_kl - r V = 0 turns this into
-// r V + sum_k (mu_k - r) S_k V_k = r y + (A^-T z^T) . (mu - r) = r y + z A^-1 (mu - r); so
-// f = -(r y + z A^-1 (mu - r)). (The paper's equation (36) prints +z dW: the misprint of scheme.md's errata.)
-// The scheme's own value r does not enter V (Margrabe's price is free of r); it enters f and, with mu, S.
+// pricing PDE V_t + sum_k (r - delta_k) S_k V_k + 1/2 sum_kl (A A^T)_kl S_k S_l V_kl - r V = 0 turns this into
+// r V + sum_k (mu_k - r + delta_k) S_k V_k = r y + (A^-T z^T) . (mu - r + delta) = r y + z A^-1 (mu - r + delta);
+// so f = -(r y + z A^-1 (mu - r + delta)). (The paper's equation (36) prints +z dW: the misprint of scheme.md's
+// errata.) The scheme's own value r does not enter V (Margrabe's price is free of r); it enters f and, with mu, S.
 //
 // The payoff is kinked where S_T^1 = S_T^2, i.e. on the line (a11 - a21) w_1 - a22 w_2 = ln(S2/S1) -
 // (drift1 - drift2) T of W-space (drift_k = mu_k - s_k^2/2), which is not parallel to a grid axis unless
 // s1 = rho s2. |(a11 - a21, -a22)| = sigma~, so terminal_kink() gives the unit normal
 // n = (a11 - a21, -a22) / sigma~ and the offset c = (ln(S2/S1) - (drift1 - drift2) T) / sigma~ (the line's
 // signed distance from w = 0); y and z are smooth on either side, z jumps across it by A^T (S1, -S2).
+//
+// exchange_option_of<Kind> takes its name and the default dividend yield of asset 1 from Kind (ex5's below).
 #pragma once
 #include <cmath>
 #include <string>
@@ -32,11 +36,19 @@
 
 namespace bsde {
 
-struct exchange_option {
+struct EuropeanExchange {
     static constexpr const char* name = "exchange";
     static constexpr const char* alias = "ex5";
     static constexpr const char* description =
         "paper's Example 5 (2D): zero-strike spread (exchange) option on two correlated GBMs, Margrabe";
+    static constexpr double default_delta1 = 0.0;
+};
+
+template <class Kind>
+struct exchange_option_of {
+    static constexpr const char* name = Kind::name;
+    static constexpr const char* alias = Kind::alias;
+    static constexpr const char* description = Kind::description;
     static constexpr int dimension = 2;
     static constexpr bool has_exact_solution = true;
     static constexpr double default_T = 1.0, default_R = 8.0;
@@ -46,37 +58,43 @@ struct exchange_option {
         return {{"S1", "initial price of asset 1", 100.0},
                 {"S2", "initial price of asset 2", 100.0},
                 {"r", "interest rate", 0.05},
-                drift_parameter("mu1", "drift of asset 1 (the price does not depend on it)", "r"),
-                drift_parameter("mu2", "drift of asset 2 (the price does not depend on it)", "r"),
+                drift_parameter("mu1", "drift of asset 1 (the price does not depend on it)", "r - delta1"),
+                drift_parameter("mu2", "drift of asset 2 (the price does not depend on it)", "r - delta2"),
+                {"delta1", "dividend yield of asset 1", Kind::default_delta1},
+                {"delta2", "dividend yield of asset 2", 0.0},
                 {"sigma1", "volatility of asset 1", 0.25},
                 {"sigma2", "volatility of asset 2", 0.3},
                 {"rho", "correlation of the assets, in (-1, 1)", 0.0}};
     }
 
-    // The parameters. The paper's Example 5 takes mu1 = mu2 = 0.1 (data/table11_ex5.ini); the default, r, removes the
-    // driver's z term.
-    double T, S1, S2, r, mu1, mu2, sigma1, sigma2, rho;
-    // Precomputed: A = [[a11, 0], [a21, a22]]; drift_k = mu_k - s_k^2 / 2; lambda = A^-1 (mu - r) (the market
-    // price of risk); sigma_tilde of Margrabe's formula.
+    // The parameters. The paper's Example 5 takes mu1 = mu2 = 0.1 (data/table11_ex5.ini) and no dividends; the
+    // default drifts, r - delta_k, remove the driver's z term.
+    double T, S1, S2, r, delta1, delta2, mu1, mu2, sigma1, sigma2, rho;
+    // Precomputed: A = [[a11, 0], [a21, a22]]; drift_k = mu_k - s_k^2 / 2; lambda = A^-1 (mu - r + delta) (the
+    // market price of risk); sigma_tilde of Margrabe's formula.
     double a11, a21, a22, drift1, drift2, lambda1, lambda2, sigma_tilde;
 
-    exchange_option(double terminal_time, const ProblemParameters& p)
-        : T(terminal_time), S1(parameter_value<exchange_option>(p, "S1")),
-          S2(parameter_value<exchange_option>(p, "S2")), r(parameter_value<exchange_option>(p, "r")),
-          mu1(drift_value<exchange_option>(p, "mu1", r)), mu2(drift_value<exchange_option>(p, "mu2", r)),
-          sigma1(parameter_value<exchange_option>(p, "sigma1")), sigma2(parameter_value<exchange_option>(p, "sigma2")),
-          rho(parameter_value<exchange_option>(p, "rho")) {
-        check_parameter_names<exchange_option>(p);
+    exchange_option_of(double terminal_time, const ProblemParameters& p)
+        : T(terminal_time), S1(parameter_value<exchange_option_of>(p, "S1")),
+          S2(parameter_value<exchange_option_of>(p, "S2")), r(parameter_value<exchange_option_of>(p, "r")),
+          delta1(parameter_value<exchange_option_of>(p, "delta1")),
+          delta2(parameter_value<exchange_option_of>(p, "delta2")),
+          mu1(drift_value<exchange_option_of>(p, "mu1", r - delta1)),
+          mu2(drift_value<exchange_option_of>(p, "mu2", r - delta2)),
+          sigma1(parameter_value<exchange_option_of>(p, "sigma1")),
+          sigma2(parameter_value<exchange_option_of>(p, "sigma2")), rho(parameter_value<exchange_option_of>(p, "rho")) {
+        check_parameter_names<exchange_option_of>(p);
         check_positive({{"S1", S1}, {"S2", S2}, {"sigma1", sigma1}, {"sigma2", sigma2}});
         if (!(rho > -1.0 && rho < 1.0)) throw InputError("--rho " + format_number(rho) + ": must lie in (-1, 1)");
+        check_dividend_yields({{"delta1", delta1}, {"delta2", delta2}});  // before the drifts they default
         check_rates({{"r", r}, {"mu1", mu1}, {"mu2", mu2}});
         a11 = sigma1;
         a21 = rho * sigma2;
         a22 = sigma2 * std::sqrt(1.0 - rho * rho);
         drift1 = mu1 - 0.5 * sigma1 * sigma1;
         drift2 = mu2 - 0.5 * sigma2 * sigma2;
-        lambda1 = (mu1 - r) / a11;                  // A lambda = mu - r, A lower triangular
-        lambda2 = (mu2 - r - a21 * lambda1) / a22;
+        lambda1 = (mu1 - (r - delta1)) / a11;  // A lambda = mu - r + delta, A lower triangular
+        lambda2 = (mu2 - (r - delta2) - a21 * lambda1) / a22;
         sigma_tilde = std::sqrt(sigma1 * sigma1 + sigma2 * sigma2 - 2.0 * rho * sigma1 * sigma2);
     }
 
@@ -132,7 +150,7 @@ struct exchange_option {
     // (the sweep's message when it lies outside the grid's inner half).
     // What removes the driver's z term, df/dz = -lambda, lambda = A^-1 (mu - r) (the stability refusal's remedy).
     static constexpr const char* driver_z_advice =
-        "--mu1 and --mu2 equal to --r make it 0 and leave the price as it is";
+        "--mu1 and --mu2 equal to r - delta1 and r - delta2 make it 0 and leave the price as it is";
     static constexpr const char* kink_advice =
         "its offset is (ln(S2 / S1) - (mu1 - mu2 - (sigma1^2 - sigma2^2) / 2) T) / sigma, sigma^2 = sigma1^2 + "
         "sigma2^2 - 2 rho sigma1 sigma2; change --S1, --S2, the drifts or the volatilities";
@@ -141,16 +159,20 @@ struct exchange_option {
                         (log(S2) - log(S1) - (drift1 - drift2) * T) / sigma_tilde};  // not ln(S2 / S1): it may underflow
     }
 
-    __host__ __device__ double terminal_y(Vec2 w) const {
-        const Vec2 S = state(T, w);
+    // The payoff of exercise at (t, w), (S1 - S2)^+ with S = S(t, w), and its gradient in w, A^T (S1, -S2) where it is
+    // positive: the terminal data.
+    __host__ __device__ double payoff(double t, Vec2 w) const {
+        const Vec2 S = state(t, w);
         return S[0] > S[1] ? S[0] - S[1] : 0.0;
     }
-    __host__ __device__ Vec2 terminal_z(Vec2 w) const {
-        const Vec2 S = state(T, w);
+    __host__ __device__ Vec2 payoff_gradient(double t, Vec2 w) const {
+        const Vec2 S = state(t, w);
         return S[0] > S[1] ? gradient_from(S[0], -S[1]) : Vec2{{0.0, 0.0}};
     }
+    __host__ __device__ double terminal_y(Vec2 w) const { return payoff(T, w); }
+    __host__ __device__ Vec2 terminal_z(Vec2 w) const { return payoff_gradient(T, w); }
     // f = -(r y + lambda . z), affine (affine_driver.h). Its df/dz = -lambda is large where |rho| -> 1 or a sigma -> 0
-    // (unless mu - r lies along A's columns), which the stability analysis then finds unstable (stability.h).
+    // (unless mu - r + delta lies along A's columns), which the stability analysis then finds unstable (stability.h).
     __host__ __device__ AffineDriver<2> driver_at(double) const { return {0.0, -r, Vec2{{-lambda1, -lambda2}}}; }
     __host__ __device__ double driver(double t, Vec2 w, double y, Vec2 z) const { return driver_at(t)(w, y, z); }
 
@@ -161,22 +183,24 @@ struct exchange_option {
         if (tau <= 0.0) return terminal_y(w);
         const Vec2 S = state(t, w);
         const double d1 = d_1(S, tau), d2 = d1 - sigma_tilde * sqrt(tau);
-        return S[0] * normal_cdf(d1) - S[1] * normal_cdf(d2);
+        return S[0] * exp(-delta1 * tau) * normal_cdf(d1) - S[1] * exp(-delta2 * tau) * normal_cdf(d2);
     }
     __host__ __device__ Vec2 exact_z(double t, Vec2 w) const {
         const double tau = T - t;
         if (tau <= 0.0) return terminal_z(w);
         const Vec2 S = state(t, w);
         const double d1 = d_1(S, tau), d2 = d1 - sigma_tilde * sqrt(tau);
-        return gradient_from(S[0] * normal_cdf(d1), -S[1] * normal_cdf(d2));
+        return gradient_from(S[0] * exp(-delta1 * tau) * normal_cdf(d1), -S[1] * exp(-delta2 * tau) * normal_cdf(d2));
     }
 
 private:
     // A^T (x1, x2): the W-gradient from S * dV/dS = (x1, x2).
     __host__ __device__ Vec2 gradient_from(double x1, double x2) const { return Vec2{{a11 * x1 + a21 * x2, a22 * x2}}; }
     __host__ __device__ double d_1(Vec2 S, double tau) const {
-        return (log(S[0] / S[1]) + 0.5 * sigma_tilde * sigma_tilde * tau) / (sigma_tilde * sqrt(tau));
+        return (log(S[0] / S[1]) + (delta2 - delta1 + 0.5 * sigma_tilde * sigma_tilde) * tau) / (sigma_tilde * sqrt(tau));
     }
 };
+
+using exchange_option = exchange_option_of<EuropeanExchange>;
 
 }  // namespace bsde

@@ -165,4 +165,12 @@ inline void check_rates(std::initializer_list<std::pair<const char*, double>> ra
                              ": must lie in [-1, 1] (a rate a year; 0.05 is 5 %)");
 }
 
+// Dividend yields a year must lie in [0, 1]: an asset pays out, at most 100 % a year (check_rates' bound).
+inline void check_dividend_yields(std::initializer_list<std::pair<const char*, double>> yields) {
+    for (const auto& [name, yield] : yields)
+        if (!(yield >= 0.0 && yield <= 1.0))
+            throw InputError(std::string("--") + name + " " + format_number(yield) +
+                             ": must lie in [0, 1] (a dividend yield a year; 0.05 is 5 %)");
+}
+
 }  // namespace bsde

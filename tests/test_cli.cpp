@@ -232,14 +232,15 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     // which the price does not depend on: the values that remove the driver's z term)
     check_prints({"problems"}, "parameters: --S0 100, --strike 100, --r 0.03, --mu (r - delta), --delta 0.04, --sigma "
                                "0.2\n");
-    check_prints({"problems"}, "parameters: --S1 100, --S2 100, --r 0.05, --mu1 (r), --mu2 (r), --sigma1 0.25, "
-                               "--sigma2 0.3, --rho 0\n");
+    check_prints({"problems"}, "parameters: --S1 100, --S2 100, --r 0.05, --mu1 (r - delta1), --mu2 (r - delta2), "
+                               "--delta1 0, --delta2 0, --sigma1 0.25, --sigma2 0.3, --rho 0\n");
     check_prints({"problems"}, "--mu: the price does not depend on it; its default removes the driver's z term");
     check_prints({"problems"},
                  "spots: 0.5 to 2 times each initial price (--spots); R is chosen to hold them, at least 8");
     check_prints({"--help"}, "- delta, which removes the driver's z term)");  // wrapped before
     check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put, american-put, ");  // wrapped here
     check_prints({"--help"}, "american-call: default 0.03; ex5: default 0.05)");
+    check_prints({"--help"}, "--delta1 X             dividend yield of asset 1 (ex5: default 0)\n");
     check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5: default 0)\n");
 }
 

@@ -309,7 +309,7 @@ BOOST_AUTO_TEST_CASE(another_drift_is_told_its_cost) {
     BOOST_CHECK_MESSAGE(exchange.code == 0 &&
                             one_line(exchange.err, "bsde: warning: --mu1 0.1: the price does not depend on the drift, "
                                                    "but this one gives the driver a z term, df/dz = (-0.2, 0) ") &&
-                            exchange.err.find("the defaults, mu1 = r and mu2 = r, remove it") != std::string::npos,
+                            exchange.err.find("the defaults, mu1 = r - delta1 and mu2 = r - delta2, remove it") != std::string::npos,
                         joined(ex5) << ": got " << exchange.code << ", '" << shown(exchange.err) << "'");
     const std::vector<std::string> study{"study", "--problem", "bs-call", "--K", "1", "--N", "8", "--mu", "0.05",
                                          "--backends", "serial"};

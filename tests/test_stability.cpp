@@ -329,7 +329,8 @@ BOOST_AUTO_TEST_CASE(the_options_drift_advice_removes_the_driver_term) {
                        {{"grid", "--problem", "ex5", "--K", "2", "--N", "16", "--rho", "0.999999999", "--R", "8",
                          "--spots", "100:100"},
                         {"--mu1", "0.1", "--mu2", "0.1"},
-                        "smaller |df/dz|; --mu1 and --mu2 equal to --r make it 0 and leave the price as it is (docs/scheme.md",
+                        "smaller |df/dz|; --mu1 and --mu2 equal to r - delta1 and r - delta2 make it 0 and leave the price as it is "
+                        "(docs/scheme.md",
                         {"--mu1", "0.05", "--mu2", "0.05"}}};
     for (const Case& c : cases) {
         std::vector<std::string> args = c.grid;
