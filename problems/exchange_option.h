@@ -23,7 +23,8 @@
 // n = (a11 - a21, -a22) / sigma~ and the offset c = (ln(S2/S1) - (drift1 - drift2) T) / sigma~ (the line's
 // signed distance from w = 0); y and z are smooth on either side, z jumps across it by A^T (S1, -S2).
 //
-// exchange_option_of<Kind> takes its name and the default dividend yield of asset 1 from Kind (ex5's below).
+// exchange_option_of<Kind> takes its name and the default dividend yield of asset 1 from Kind: the European option
+// (ex5, below) and the American one (american_option.h).
 #pragma once
 #include <cmath>
 #include <string>
@@ -160,7 +161,7 @@ struct exchange_option_of {
     }
 
     // The payoff of exercise at (t, w), (S1 - S2)^+ with S = S(t, w), and its gradient in w, A^T (S1, -S2) where it is
-    // positive: the terminal data.
+    // positive: the terminal data, and the American option's obstacle (american_option.h).
     __host__ __device__ double payoff(double t, Vec2 w) const {
         const Vec2 S = state(t, w);
         return S[0] > S[1] ? S[0] - S[1] : 0.0;

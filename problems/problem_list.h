@@ -28,4 +28,5 @@
     X(allen_cahn_2d)      \
     X(hjb_1d)             \
     X(hjb_2d)             \
-    X(bergman_option)
+    X(bergman_option)     \
+    X(american_exchange)

@@ -239,9 +239,9 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
                  "spots: 0.5 to 2 times each initial price (--spots); R is chosen to hold them, at least 8");
     check_prints({"--help"}, "- delta, which removes the driver's z term)");  // wrapped before
     check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put, american-put, ");  // wrapped here
-    check_prints({"--help"}, "american-call: default 0.03; ex5: default 0.05)");
-    check_prints({"--help"}, "--delta1 X             dividend yield of asset 1 (ex5: default 0)\n");
-    check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5: default 0)\n");
+    check_prints({"--help"}, "american-call: default 0.03; ex5, american-exchange: \n");
+    check_prints({"--help"}, "--delta1 X             dividend yield of asset 1 (ex5: default 0; \n");
+    check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5, \n");
 }
 
 BOOST_AUTO_TEST_CASE(coefficients_are_exact_fractions) {
