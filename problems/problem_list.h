@@ -24,9 +24,9 @@
     X(exchange_option)    \
     X(american_put)       \
     X(american_call)      \
+    X(american_exchange)  \
     X(allen_cahn_1d)      \
     X(allen_cahn_2d)      \
     X(hjb_1d)             \
     X(hjb_2d)             \
-    X(bergman_option)     \
-    X(american_exchange)
+    X(bergman_option)
