@@ -29,7 +29,9 @@
 //   void check_grid(const SchemeSettings&, double dx) const;   // refuses a grid it cannot be solved on (checks_grid)
 //   __host__ __device__ double obstacle(double t, Point w) const;   // a lower obstacle h: the reflected BSDE
 //                                                     // y_t >= h(t, X_t) (has_obstacle, algorithms/scheme/obstacle.h);
-//                                                     // each new layer is projected, y <- max(y, h), and g >= h at T
+//                                                     // each new layer is projected, y <- max(y, h), and g >= h at T;
+//                                                     // in 1D the solve records the early-exercise boundary, in w and,
+//                                                     // with state(t, w), in S (algorithms/sweep/exercise_boundary.h)
 //   __host__ __device__ Point obstacle_z(double t, Point w) const;  // grad_w h: z where y = h binds (has_obstacle_z;
 //                                                     // without it z keeps the step's value there)
 //

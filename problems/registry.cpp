@@ -56,6 +56,7 @@ ProblemInfo problem_info() {
                        P::default_L,
                        has_terminal_kink<P>::value,
                        has_obstacle<P>::value,
+                       records_exercise_boundary<P>,
                        declared_parameters<P>(),
                        driver_z_advice<P>(),
                        &constructed_driver_z_gradient<P>,

@@ -21,15 +21,30 @@ inline double black_scholes(const Option& o, double S, double tau) {
     return s * (S * std::exp(-o.delta * tau) * normal_cdf(s * d1) - o.K * std::exp(-o.r * tau) * normal_cdf(s * d2));
 }
 
+// The put's exercise boundary at one step of a tree, from c - h at its nodes j = 0..i (S0 u^(2j - i), rising): the
+// zero of c - h between the largest exercised node (h > 0, c <= h) and the next, linear in log S; NaN where no node
+// is exercised or the next lies beyond the tree.
+inline double put_boundary_at_step(const std::vector<double>& gap, const std::vector<double>& h, double S0, double u,
+                                   int i) {
+    int last = -1;
+    for (int j = 0; j <= i; ++j)
+        if (h[j] > 0.0 && gap[j] <= 0.0) last = j;
+    if (last < 0 || last == i) return std::nan("");
+    const double fraction = gap[last] / (gap[last] - gap[last + 1]);
+    return S0 * std::pow(u, 2 * (last + fraction) - i);
+}
+
 // Cox-Ross-Rubinstein tree of n steps, u = e^(sigma sqrt(dt)), d = 1 / u, p = (e^((r - delta) dt) - d) / (u - d),
 // exercisable at every `every`-th step (1: American; n / N: Bermudan at the scheme's N dates), with the values one
 // step before expiry the Black-Scholes prices over dt (the smoothed tree of Broadie and Detemple, whose error falls
-// as 1/n without CRR's odd-even oscillation).
-inline double smoothed_tree(const Option& o, int n, int every) {
+// as 1/n without CRR's odd-even oscillation). With `put_boundary` (a put), its exercise boundary at each exercisable
+// step i < n - 1, entry i / every (put_boundary_at_step).
+inline double smoothed_tree(const Option& o, int n, int every, std::vector<double>* put_boundary = nullptr) {
     const double dt = o.T / n, u = std::exp(o.sigma * std::sqrt(dt)), disc = std::exp(-o.r * dt);
     const double p = (std::exp((o.r - o.delta) * dt) - 1.0 / u) / (u - 1.0 / u);
     const auto exercise = [&](double S) { return std::max(o.sign * (S - o.K), 0.0); };
-    std::vector<double> v(n);
+    std::vector<double> v(n), gap(n), h(n);
+    if (put_boundary) put_boundary->assign((n - 2) / every + 1, std::nan(""));
     for (int j = 0; j < n; ++j) {  // step n - 1, node j: S0 u^(2j - (n - 1))
         const double S = o.S0 * std::pow(u, 2 * j - (n - 1));
         v[j] = black_scholes(o, S, dt);
@@ -41,8 +56,12 @@ inline double smoothed_tree(const Option& o, int n, int every) {
         const bool exercisable = i % every == 0;
         for (int j = 0; j <= i; ++j, S *= u2) {
             v[j] = disc * (p * v[j + 1] + (1.0 - p) * v[j]);
-            if (exercisable) v[j] = std::max(v[j], exercise(S));
+            if (!exercisable) continue;
+            h[j] = exercise(S);
+            gap[j] = v[j] - h[j];
+            v[j] = std::max(v[j], h[j]);
         }
+        if (exercisable && put_boundary) (*put_boundary)[i / every] = put_boundary_at_step(gap, h, o.S0, u, i);
     }
     return v[0];
 }

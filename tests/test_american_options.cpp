@@ -1,7 +1,9 @@
 // Reflected BSDEs: the American put and call (am-put, am-call; problems/american_option.h), against a binomial tree
-// (american_tree.h) and published values, and the obstacle's checks (algorithms/scheme/obstacle.h).
+// (american_tree.h) and published values, their early-exercise boundary (algorithms/sweep/exercise_boundary.h) against
+// the tree's and the last date's closed form, and the obstacle's checks (algorithms/scheme/obstacle.h).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -25,11 +27,12 @@ ProblemParameters parameters_of(const Option& o) {
 }
 
 // R = 10 holds the spots' reach (bsde: R >= 8.05 for sigma = 0.2); L = 32.
-SolveResult solve_option(const std::string& problem, const Option& o, int Ky, int Kz, int N) {
+SolveResult solve_option(const std::string& problem, const Option& o, int Ky, int Kz, int N,
+                         Backend backend = Backend::omp) {
     SchemeSettings s = settings(Ky, N, 32, 10.0, o.T);
     s.Kz = Kz;
     s.problem_parameters = parameters_of(o);
-    return backend_ops(Backend::omp).solve(problem, s);
+    return backend_ops(backend).solve(problem, s);
 }
 
 // The reflected scheme's orders: y from layer n + 1 alone (Ky = 1: exercise at every step; scheme.md, "Reflected
@@ -143,6 +146,129 @@ BOOST_AUTO_TEST_CASE(call_without_dividends_is_the_european_call) {
     check_close("delta = 0.05: am-call against the tree", tree, extrapolated, 1e-3);
     BOOST_CHECK_MESSAGE(extrapolated > european_price + 1e-2,
                         "am-call " << extrapolated << " not above the European call " << european_price);
+}
+
+namespace {
+
+// The largest |a_n - b_n| over the layers where both are numbers, and how many those are.
+struct LayerDifference {
+    double largest = 0.0;
+    int layers = 0, at = -1;
+};
+LayerDifference compare_layers(const std::vector<double>& a, const std::vector<double>& b) {
+    LayerDifference d;
+    for (std::size_t n = 0; n < std::min(a.size(), b.size()); ++n) {
+        if (std::isnan(a[n]) || std::isnan(b[n])) continue;
+        ++d.layers;
+        if (std::fabs(a[n] - b[n]) > d.largest) d.largest = std::fabs(a[n] - b[n]), d.at = static_cast<int>(n);
+    }
+    return d;
+}
+
+// The grid's spacing in S at the spot S: dS = sigma S dx, dx = 2 R / M with solve_option's R = 10 (dS/dw = sigma S).
+double spot_spacing(const Option& o, const SolveResult& r, double S) { return o.sigma * S * 2.0 * 10.0 / r.M; }
+
+// The Bermudan put's boundary one date before expiry: the S where the European put over dt equals K - S (the
+// continuation value there is the European price), by bisection on [K / 4, K] (c - h < 0 deep in the money where
+// r K > delta S, > 0 at the strike).
+double last_date_boundary(const Option& o, double dt) {
+    double low = o.K / 4, high = o.K;
+    for (int k = 0; k < 200; ++k) {
+        const double mid = 0.5 * (low + high);
+        (black_scholes(o, mid, dt) - (o.K - mid) <= 0.0 ? low : high) = mid;
+    }
+    return 0.5 * (low + high);
+}
+
+}  // namespace
+
+// The layers the start-up makes, N-K+1..N-1 (K = max(Ky, Kz)), take their boundary from its finer steps', which
+// exercise dt / 2S apart: the N-date Bermudan tree's is not theirs.
+BSDE_TEST_CASE_PER_BACKEND(put_boundary_matches_the_bermudan_tree) {
+    BOOST_TEST_MESSAGE("am-put, sigma = 0.2, Ky = 1, Kz = 2, N = 64 (" << to_string(backend) << "): S*(t_n) at the "
+                       "main steps' layers within a quarter of the grid's spacing in S there (dS = sigma S dx, the "
+                       "resolution the grid gives it) of the boundary of the tree exercisable at the same 64 dates (80 "
+                       "steps a date; its change to 160 within 0.01); one edge a layer, S* rising with t");
+    const Option o = ju_put(0.2);
+    const int N = 64, every = 80;
+    const SolveResult r = solve_option("am-put", o, reflected_Ky, reflected_Kz, N, backend);
+    BOOST_REQUIRE(r.has_exercise_boundary && r.exercise_boundary.has_state);
+    const ExerciseBoundary& b = r.exercise_boundary;
+    BOOST_REQUIRE_EQUAL(b.state.size(), std::size_t(N));
+    std::vector<double> tree, finer;
+    smoothed_tree(o, N * every, every, &tree);
+    smoothed_tree(o, 2 * N * every, 2 * every, &finer);
+    const LayerDifference trees = compare_layers(tree, finer);
+    BOOST_TEST_MESSAGE("the tree at 80 and 160 steps a date: largest difference " << trees.largest << " over "
+                                                                                 << trees.layers << " dates");
+    BOOST_CHECK_MESSAGE(trees.largest <= 0.01, "the tree's boundary changes by " << trees.largest);
+    const int main_layers = N - std::max(reflected_Ky, reflected_Kz) + 1;  // n = 0..N-K
+    int compared = 0;
+    double largest_before_last = 0.0;  // over the main layers but the last, which the start-up's layer next to it moves
+    for (int n = 0; n < N; ++n) {
+        const double S = b.state[n], dS = spot_spacing(o, r, S);
+        BOOST_CHECK_MESSAGE(b.edges[n] == 1, "layer " << n << ": expected one edge, got " << b.edges[n]);
+        if (n > 0) BOOST_CHECK_MESSAGE(S >= b.state[n - 1], "S* falls from layer " << n - 1 << " to " << n << ": "
+                                                           << all_digits(b.state[n - 1]) << ", " << all_digits(S));
+        if (n >= main_layers || std::isnan(tree[n])) continue;  // the start-up's, or beyond the tree's nodes
+        ++compared;
+        if (n < main_layers - 1) largest_before_last = std::max(largest_before_last, std::fabs(S - tree[n]));
+        if (n % 8 == 0 || n == main_layers - 1)
+            BOOST_TEST_MESSAGE("t_" << n << " = " << b.t[n] << ": S* " << all_digits(S) << ", tree "
+                                    << all_digits(tree[n]) << ", error " << scientific(std::fabs(S - tree[n]))
+                                    << ", dS " << dS);
+        BOOST_CHECK_MESSAGE(std::fabs(S - tree[n]) <= dS / 4, "layer " << n << ": expected " << all_digits(tree[n])
+                                                                       << ", got " << all_digits(S) << ", error "
+                                                                       << std::fabs(S - tree[n]) << " > dS/4 = "
+                                                                       << dS / 4);
+    }
+    BOOST_TEST_MESSAGE("largest error over " << compared - 1 << " layers t_n, n <= N - K - 1: " << largest_before_last);
+    BOOST_CHECK_MESSAGE(compared >= main_layers - 4, "only " << compared << " layers within the tree's nodes");
+}
+
+BOOST_AUTO_TEST_CASE(put_boundary_near_expiry) {
+    BOOST_TEST_MESSAGE("am-put, sigma = 0.2, Ky = Kz = 1 (no start-up), N = 32..256 (omp): S* at t_{N-1} = T - dt "
+                       "within half a grid spacing dS of the Bermudan put's there, where the European put over dt "
+                       "equals K - S (the kink of the payoff lies a cell or two away: sigma K sqrt(dt) against dS = "
+                       "sigma S sqrt(dt)); its distance to the limit S*(T-) = min(K, r K / delta) falls as N doubles: "
+                       "to K without dividends, to r K / delta = 19.52 with delta = 0.1");
+    for (double delta : {0.0, 0.1}) {
+        Option o = ju_put(0.2);
+        o.delta = delta;
+        const double limit = delta > 0 ? std::min(o.K, o.r * o.K / delta) : o.K;
+        double previous = std::numeric_limits<double>::infinity();
+        for (int N : {32, 64, 128, 256}) {
+            const SolveResult r = solve_option("am-put", o, 1, 1, N);
+            BOOST_REQUIRE(r.has_exercise_boundary && r.exercise_boundary.state.size() == std::size_t(N));
+            const double S = r.exercise_boundary.state[N - 1], dS = spot_spacing(o, r, S);
+            const double bermudan = last_date_boundary(o, o.T / N), distance = std::fabs(S - limit);
+            const std::string at = "delta " + format_number(delta, "%g") + ", N = " + std::to_string(N);
+            BOOST_TEST_MESSAGE(at << ": S*(T - dt) " << all_digits(S) << ", Bermudan " << all_digits(bermudan)
+                                  << " (error " << scientific(std::fabs(S - bermudan)) << ", dS " << dS
+                                  << "); limit " << limit << ", distance " << distance);
+            BOOST_CHECK_MESSAGE(std::fabs(S - bermudan) <= dS / 2, at << ": expected " << all_digits(bermudan)
+                                                                      << ", got " << all_digits(S) << " (dS/2 = "
+                                                                      << dS / 2 << ")");
+            BOOST_CHECK_MESSAGE(distance < previous, at << ": the distance to the limit " << distance
+                                                        << " did not fall from " << previous);
+            previous = distance;
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(boundary_is_empty_without_exercise) {
+    BOOST_TEST_MESSAGE("am-call without dividends (never exercised early), sigma = 0.3, N = 32: every layer without an "
+                       "edge (NaN); bs-put, without an obstacle, records no boundary");
+    const Option o{1.0, spot, strike, rate, 0.0, 0.3, maturity};
+    const SolveResult call = solve_option("am-call", o, reflected_Ky, reflected_Kz, 32);
+    BOOST_REQUIRE(call.has_exercise_boundary);
+    const ExerciseBoundary& b = call.exercise_boundary;
+    BOOST_REQUIRE_EQUAL(b.w.size(), std::size_t(32));
+    for (std::size_t n = 0; n < b.w.size(); ++n)
+        BOOST_CHECK_MESSAGE(b.edges[n] == 0 && std::isnan(b.w[n]) && std::isnan(b.state[n]),
+                            "layer " << n << ": expected no edge, got " << b.edges[n] << " at w* " << b.w[n]);
+    const SolveResult put = solve_option("bs-put", ju_put(0.2), 2, 2, 32);
+    BOOST_CHECK(!put.has_exercise_boundary && put.exercise_boundary.t.empty());
 }
 
 namespace {

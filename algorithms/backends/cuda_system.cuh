@@ -199,9 +199,9 @@ public:
 
     // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (device memory),
     // enqueued on the stream: CUB's segmented reduction (a block per segment), or for one segment CUB's device
-    // reduction (many blocks).
-    template <class T, class Op>
-    void reduce_segments_into(const T* first, int size, int segments, T init, Op op, T* out) {
+    // reduction (many blocks); first an array or a Thrust iterator.
+    template <class Iterator, class T, class Op>
+    void reduce_segments_into(Iterator first, int size, int segments, T init, Op op, T* out) {
         if (segments == 1) {
             device_reduce_into(first, size, init, op, out);
             return;

@@ -115,9 +115,10 @@ public:
         for_each_group<lanes, blocks_per_sm>(count, body);
     }
 
-    // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (host memory here).
-    template <class T, class Op>
-    void reduce_segments_into(const T* first, int size, int segments, T init, Op op, T* out) {
+    // out[s] = op-reduction of init and first[s size, (s+1) size) for s = 0..segments-1 (host memory here); first
+    // an array or a Thrust iterator.
+    template <class Iterator, class T, class Op>
+    void reduce_segments_into(Iterator first, int size, int segments, T init, Op op, T* out) {
         for (int s = 0; s < segments; ++s) out[s] = thrust::reduce(policy(), first + s * size, first + (s + 1) * size, init, op);
     }
 

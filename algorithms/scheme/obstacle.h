@@ -27,6 +27,11 @@ template <class P>
 struct has_obstacle_z<P, std::void_t<decltype(std::declval<const P&>().obstacle_z(
                              0.0, std::declval<Point<P::dimension>>()))>> : std::true_type {};
 
+// Whether a problem's sweep records its early-exercise boundary (algorithms/sweep/exercise_boundary.h): a 1D problem
+// with an obstacle.
+template <class Problem>
+constexpr bool records_exercise_boundary = has_obstacle<Problem>::value && Problem::dimension == 1;
+
 // With an obstacle, y's step of order Ky > 1 reads layer n + Ky and sees the projections of the Ky - 1 layers between
 // only through the driver: the price is about that of Ky times fewer exercise dates (am-put: 2.2 and 3.0 times Ky = 1's
 // distance to the American price at N = 64). The line bsde warns of; "" where Ky = 1 or there is no obstacle.

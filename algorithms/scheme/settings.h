@@ -168,6 +168,15 @@ struct SweepPhaseSeconds {
     double fit = 0;          // the interpolation fit of the new layer (tridiagonal solves or the inverse band, coefficient functors)
 };
 
+// The early-exercise boundary of a 1D problem with an obstacle (algorithms/sweep/exercise_boundary.h), one entry per
+// layer t_n, n = 0..N-1: w* (NaN where the layer has no edge of its exercise region), S* = state(t_n, w*) where the
+// problem has a state map (has_state; else `state` is empty), and the edges the layer has (several: pieces).
+struct ExerciseBoundary {
+    bool has_state = false;
+    std::vector<double> t, w, state;
+    std::vector<int> edges;
+};
+
 struct SolveResult {
     std::string problem, device;
     int dimension = 1;           // d: the grid has (M+1)^d points, point p = i_1 (M+1) + i_2 in 2D
@@ -204,6 +213,8 @@ struct SolveResult {
     // Of those, the layers read on the start-up's grid of startup_refine M intervals (startup_refine > 1), each of
     // (r M + 1) (r M + 3) and (r M + 1)^2 points.
     int startup_grid_separable_layers = 0;
+    bool has_exercise_boundary = false;  // a 1D problem with an obstacle: exercise_boundary holds its boundary
+    ExerciseBoundary exercise_boundary;
     double storage_bytes = 0;         // the solver's own arrays
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
     SweepPhaseSeconds phase_seconds;  // per phase where settings.time_phases (else 0); the rest of sweep_seconds:

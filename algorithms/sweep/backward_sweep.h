@@ -8,7 +8,8 @@
 //                                        driver the separable pass, separable_pass.h, takes the same LayerWeights)
 //   LayerExpectations::add_node          one node: the interpolant and the driver at w + dW (sweep_functors.h)
 // What is decided before the run (memory, launch shapes) is in sweep_plan.h, the steps' diagnostics in
-// step_status_log.h, the copy of the answer in solution_at_zero.h.
+// step_status_log.h, a reflected BSDE's exercise boundary in exercise_boundary.h, the copy of the answer in
+// solution_at_zero.h.
 #pragma once
 #include <algorithm>
 #include <climits>
@@ -37,6 +38,7 @@
 #include "../scheme/problem_grid_checks.h"
 #include "../core/raw_pointer.h"
 #include "../scheme/run_time.h"
+#include "exercise_boundary.h"
 #include "separable_pass.h"
 #include "solution_at_zero.h"
 #include "step_status_log.h"
@@ -109,6 +111,7 @@ private:
         try {
             if (std::getenv("BSDE_TEST_FAIL_ALLOCATION")) throw std::bad_alloc();
             statuses_.allocate(steps(), points_, status_depth(d, points_));
+            exercise_.allocate(time_, s_.R, points_);
             ring_.resize(ring_doubles());
             if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
             if (separable()) separable_.resize(SeparableWorkspace::doubles(space_.M));
@@ -139,7 +142,10 @@ public:
         } else if (substeps_ > 0) {
             multistep_startup(ring);
         }
-        for (int n = s_.N - K_; n >= 0; --n) step(ring, n, s_.Ky, s_.Kz, time_.dt(), s_.T - (s_.N - n) * time_.dt(), s_.N);
+        for (int n = s_.N - K_; n >= 0; --n) {
+            step(ring, n, s_.Ky, s_.Kz, time_.dt(), s_.T - (s_.N - n) * time_.dt(), s_.N);
+            exercise_.record(context_, n, grid_);
+        }
         check_statuses();
         context_.synchronize();
         SolveResult result;
@@ -233,6 +239,7 @@ private:
         run_ = std::move(startup.run_);
         run_.startup_grid_separable_layers = run_.separable_layers;
         statuses_.continue_from(startup.statuses_);
+        exercise_.continue_from(context_, startup.exercise_, s_.N - K_ + 1, s_.N - 1);
     }
 
     // Layers N-1..N-K+1 by Richardson extrapolation (scheme.md, "Start-up values"): the same scheme from the
@@ -248,7 +255,8 @@ private:
     enum class StartupLayer { store, extrapolate };
 
     // The start-up's fine steps dt / S: each coarse layer reached is stored in `ring`, or extrapolated with the
-    // one stored there (RichardsonSquare), projected onto an obstacle (project_on_obstacle) and fitted.
+    // one stored there (RichardsonSquare), projected onto an obstacle (project_on_obstacle) and fitted; its exercise
+    // boundary is the finer pass's step's there.
     void fine_startup(const LayerRingView& ring, int S, StartupLayer layer) {
         const LayerRingView fine = ring_view(fine_ring_);
         const int fine_N = s_.N * S;
@@ -264,8 +272,9 @@ private:
             if (layer == StartupLayer::store) {
                 thrust::copy(context_.policy(), reached, reached + slot, coarse);
             } else {
+                exercise_.record(context_, m / S, grid_);
                 thrust::transform(context_.policy(), reached, reached + values, coarse, coarse, RichardsonSquare{});
-                project_on_obstacle(ring.layer(m / S), s_.T - taken * h);
+                project_on_obstacle(ring.layer(m / S), s_.T - taken * h, ObstacleGaps{});
                 fit(ring.layer(m / S));
             }
         }
@@ -318,18 +327,18 @@ private:
         const int done = statuses_.steps_done();
         if (done % status_check_interval == 0) check_statuses();
         if (s_.progress && done % progress_interval == 0) s_.progress(done, steps());
-        project_on_obstacle(ring.layer(n), t_n);
+        project_on_obstacle(ring.layer(n), t_n, exercise_.gaps());
         const int fit_start = phase_mark();
         fit(ring.layer(n));
         phase_span(&SweepPhaseSeconds::fit, fit_start);
     }
 
-    // A reflected BSDE's layer at t, computed and not yet fitted, projected onto y >= h(t, w) (ObstacleProjection);
-    // nothing for a problem without an obstacle.
-    void project_on_obstacle(const LayerView& layer, double t) {
+    // A reflected BSDE's layer at t, computed and not yet fitted, projected onto y >= h(t, w) (ObstacleProjection),
+    // which writes `gaps` for the exercise boundary where given; nothing for a problem without an obstacle.
+    void project_on_obstacle(const LayerView& layer, double t, ObstacleGaps gaps) {
         if constexpr (has_obstacle<Problem>::value)
             thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
-                             ObstacleProjection<Problem>{problem_, layer, grid_, t});
+                             ObstacleProjection<Problem>{problem_, layer, grid_, t, gaps});
     }
 
     // The fused pass of layer n: the point update (MultistepPointUpdate) at every grid point, in the points' order of
@@ -526,6 +535,7 @@ private:
         SolutionAtZero<Problem, Context>{context_, problem_, grid_, points_, space_.centre(), s_.R}.collect(ring_, layer,
                                                                                                           result);
         statuses_.report(steps(), picard_judged(), result);
+        exercise_.collect(context_, problem_, result);
         result.staged_axis_sums = run_.staged_axis_sums;
         result.separable_layers = run_.separable_layers;
         result.startup_grid_separable_layers = run_.startup_grid_separable_layers;
@@ -536,7 +546,7 @@ private:
     double storage_bytes() const {
         return sizeof(double) * (ring_.size() + fine_ring_.size() + separable_.size() + nodes_.size() +
                                  weights_.size() + gamma_y_.size() + gamma_z_.size()) +
-               sizeof(Node) * node_table_.size() + statuses_.storage_bytes() +
+               sizeof(Node) * node_table_.size() + statuses_.storage_bytes() + exercise_.storage_bytes() +
                fitter_.storage_bytes() + (startup_sweep_ ? startup_sweep_->storage_bytes() : 0.0);
     }
 
@@ -573,6 +583,7 @@ private:
     StageLayout stage_{0, 0};                    // the staged 2D pass's (choose_stage); stride 0: none
     std::vector<double> staged_sums_;            // per row of the node table (count_staged_sums)
     StepStatusLog<Context> statuses_;
+    ExerciseBoundaryLog<Problem, Context> exercise_;  // where the problem has one (records_exercise_boundary)
     PicardStop picard_{s_.picard_iterations, s_.picard_tolerance, 1.0};  // its scale from the terminal layer (run)
     std::string picard_scale_source_;  // what gave picard_.scale (picard_scale)
     // What a solve counts besides the steps' statuses, from zero at every run().

@@ -533,9 +533,17 @@ struct TerminalComponent {
     }
 };
 
+// At each grid point of a layer, c - h (the continuation value, the step's y before the projection, less the obstacle)
+// and h, for the exercise boundary (exercise_boundary.h); gap == nullptr: not recorded.
+struct ObstacleGaps {
+    double* gap = nullptr;
+    double* obstacle = nullptr;
+};
+
 // The projection of layer t's grid point i onto the obstacle h (a problem's obstacle(t, w); obstacle.h): the layer
 // the step computed is the continuation value, and where exercise pays more the reflected solution takes its value,
 //   y <- max(y, h(t, w)),   z <- grad_w h(t, w) where the constraint binds (y < h; with obstacle_z, else z stays).
+// With `gaps`, it first writes what the exercise boundary is found from (ObstacleGaps).
 template <class Problem>
 struct ObstacleProjection {
     static constexpr int d = Problem::dimension;
@@ -543,9 +551,14 @@ struct ObstacleProjection {
     LayerView layer;
     GridPoints<d> grid;
     double t;
+    ObstacleGaps gaps;
     __host__ __device__ void operator()(int i) const {
         const Point<d> w = grid(i);
         const double h = problem.obstacle(t, w);
+        if (gaps.gap) {
+            gaps.gap[i] = layer.values(0)[i] - h;
+            gaps.obstacle[i] = h;
+        }
         if (!(layer.values(0)[i] < h)) return;
         layer.values(0)[i] = h;
         if constexpr (has_obstacle_z<Problem>::value) {
