@@ -37,8 +37,8 @@ CORE_SRC := $(addprefix algorithms/,quadrature/gauss_hermite.cpp interpolation/c
               scheme/stability.cpp scheme/run_time.cpp backends/backend.cpp backends/backend_serial.cpp \
               backends/backend_omp.cpp) \
             problems/registry.cpp
-CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/output_files.cpp src/plots.cpp src/study.cpp src/study_output.cpp \
-            src/progress.cpp \
+CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/output_files.cpp src/plots.cpp src/exercise_boundary_files.cpp \
+            src/study.cpp src/study_output.cpp src/progress.cpp \
             src/bench.cpp src/build_info.cpp src/estimate.cpp src/result_checks.cpp
 TEST_SRC := $(wildcard tests/*.cpp)
 

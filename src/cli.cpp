@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "build_info.h"
 #include "estimate.h"
+#include "exercise_boundary_files.h"
 #include "options.h"
 #include "progress.h"
 #include "report.h"
@@ -43,11 +44,47 @@ void warn_or_fail(const std::string& warning, bool strict, std::ostream& err) {
     if (!warning.empty()) err << "bsde: warning: " << one_line(warning) << "\n";
 }
 
+// The files of a solve, opened before it (an unwritable path fails at once): --output's CSV, and for a problem that
+// records an early-exercise boundary its table and gnuplot script beside it (exercise_boundary_files.h).
+struct SolveFiles {
+    std::unique_ptr<AtomicOutputFile> csv, boundary_csv, boundary_script;
+    ExerciseBoundaryPaths boundary;
+
+    SolveFiles(const Invocation& invocation, std::ostream& err) {
+        if (invocation.output.empty()) return;
+        csv = std::make_unique<AtomicOutputFile>(invocation.output);
+        if (!find_problem(invocation.problem).exercise_boundary) return;
+        boundary = exercise_boundary_paths(invocation.output);
+        if (boundary.csv.empty()) {
+            err << "bsde: note: the exercise boundary's files are not written: --output " << quoted(invocation.output)
+                << " is not a regular file\n";
+            return;
+        }
+        boundary_csv = std::make_unique<AtomicOutputFile>(boundary.csv);
+        boundary_script = std::make_unique<AtomicOutputFile>(boundary.script);
+    }
+
+    // Writes and commits the files, then makes the boundary's plot; returns the files written, "FILE, ...".
+    std::string write(const Invocation& invocation, const SolveResult& result, std::ostream& err) {
+        if (!csv) return "";
+        write_solution_csv(csv->stream(), result, invocation.spots);
+        if (!boundary_csv) {
+            csv->commit();
+            return invocation.output;
+        }
+        write_exercise_boundary_csv(boundary_csv->stream(), result.exercise_boundary);
+        boundary_script->stream() << exercise_boundary_gnuplot(result.exercise_boundary, result.problem, boundary);
+        commit_together({csv.get(), boundary_csv.get(), boundary_script.get()});
+        std::string files = invocation.output + ", " + boundary.csv + ", " + boundary.script;
+        const std::string png = plot_exercise_boundary(boundary, err);
+        return png.empty() ? files : files + ", " + png;
+    }
+};
+
 int solve_command(const Invocation& invocation, std::ostream& out, std::ostream& err, bool show_progress) {
     const Backend backend = invocation.backend_given ? invocation.backend : default_backend();
     const BackendOps& ops = backend_ops(backend);
-    std::unique_ptr<AtomicOutputFile> csv;
-    if (!invocation.output.empty()) csv = std::make_unique<AtomicOutputFile>(invocation.output);
+    SolveFiles files(invocation, err);
     ProgressLine progress(show_progress);  // erased before the report, or an error, is printed
     SchemeSettings settings = invocation.settings;
     settings.warn_before_run = [&err, &progress](const std::string& warning) {
@@ -79,11 +116,8 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
                  settings.picard_strict, err);
     const SlopeCheck slope = check_slope(result, slope_region(result, invocation.spots));
     warn_or_fail(slope_warning(slope, result.dimension), settings.picard_strict, err);
-    if (csv) {
-        write_solution_csv(csv->stream(), result, invocation.spots);
-        csv->commit();
-    }
-    print_solve_report(out, invocation, result, stability, estimate, slope);
+    const std::string written = files.write(invocation, result, err);
+    print_solve_report(out, invocation, result, stability, estimate, slope, written);
     return 0;
 }
 

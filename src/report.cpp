@@ -10,6 +10,7 @@
 #include "../algorithms/scheme/grid.h"
 #include "../algorithms/scheme/multistep_weights.h"
 #include "../problems/registry.h"
+#include "exercise_boundary_files.h"
 
 namespace bsde {
 namespace {
@@ -187,7 +188,8 @@ std::string estimate_line(const SolveEstimate& e, EstimateMode mode, int N) {
 }
 
 void print_solve_report(std::ostream& out, const Invocation& inv, const SolveResult& r,
-                        const StabilityEstimate& stability, const SolveEstimate& estimate, const SlopeCheck& slope) {
+                        const StabilityEstimate& stability, const SolveEstimate& estimate, const SlopeCheck& slope,
+                        const std::string& files) {
     const SchemeSettings& s = inv.settings;
     out << std::setprecision(10);
     out << "problem   " << r.problem << "\n"
@@ -241,6 +243,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
             print_value(out, r.dimension == 1 ? "delta    " : k == 0 ? "delta_1  " : "delta_2  ",
                         r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
+    if (r.has_exercise_boundary) out << "exercise  " << describe_exercise_boundary(r.exercise_boundary) << "\n";
     out << "estimate  " << estimate_line(estimate, inv.estimate, s.N) << "\n";
     if (estimate.estimate.made && find_problem(inv.problem).reflected)
         out << "y_0 limit " << std::setprecision(12) << estimate.estimate.y_extrapolated
@@ -261,7 +264,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     if (r.device_bytes_measured >= 0)
         out << ", " << r.device_bytes_measured / 1048576.0 << " MiB of device memory taken (cudaMemGetInfo)";
     out << std::defaultfloat << "\n";
-    if (!inv.output.empty()) out << "output    " << inv.output << "\n";
+    if (!files.empty()) out << "output    " << files << "\n";
 }
 
 // One row per grid point: w (w1, w2 in 2D), y, z (z1, z2), the exact values and errors, and for the

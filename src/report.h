@@ -29,8 +29,10 @@ struct SolveEstimate {
     double run_seconds = 0;   // the run's solve, as the front end timed it
     ErrorEstimate estimate;
 };
+// files: the files written, "FILE, ..." (empty: none).
 void print_solve_report(std::ostream& out, const Invocation& invocation, const SolveResult& result,
-                        const StabilityEstimate& stability, const SolveEstimate& estimate, const SlopeCheck& slope);
+                        const StabilityEstimate& stability, const SolveEstimate& estimate, const SlopeCheck& slope,
+                        const std::string& files);
 
 // `spots`: per asset, the range of the column in_spots (Invocation::spots); the options' rows need it.
 void write_solution_csv(std::ostream& out, const SolveResult& result, const std::vector<SpotRange>& spots);

@@ -379,6 +379,71 @@ BOOST_AUTO_TEST_CASE(solve_writes_csv) {
                         "the report does not name the output file: '" << r.out << "'");
 }
 
+BOOST_AUTO_TEST_CASE(solve_writes_the_exercise_boundary_beside_the_csv) {
+    BOOST_TEST_MESSAGE("am-put with --output DIR/am.csv: am.csv, am.boundary.csv (header t,w_star,S_star,edges, one row "
+                       "per layer t_0 = 0 < ... < t_{N-1} < T), am.boundary.gp and, where gnuplot runs, "
+                       "am.boundary.png; the report's exercise line and output line name them; without gnuplot one "
+                       "note and no PNG; --output /dev/null: one note, no boundary files; bs-put: its CSV alone");
+    ScratchDir scratch("cli");
+    const std::vector<std::string> am_put{"--problem", "am-put", "--S0", "40", "--strike", "40", "--r", "0.0488",
+                                          "--sigma", "0.2", "--T", "0.5", "--R", "10", "--Ky", "1", "--Kz", "2",
+                                          "--N", "16"};
+    const CliResult r = solve_on_serial(bsde::test::extended(am_put, {"--output", scratch.path("am.csv")}));
+    const bool plotted = r.err.find("gnuplot not found") == std::string::npos;
+    BOOST_CHECK_MESSAGE(r.err.empty() || !plotted, "expected nothing on err but a missing gnuplot's note, got '"
+                                                       << r.err << "'");
+    std::vector<std::string> expected{"am.boundary.csv", "am.boundary.gp", "am.csv"};
+    if (plotted) expected.insert(expected.begin() + 2, "am.boundary.png");
+    BOOST_CHECK_MESSAGE(scratch.names() == expected,
+                        "expected " << listed(expected) << ", got " << listed(scratch.names()));
+
+    const std::vector<std::string> lines = lines_of(scratch.path("am.boundary.csv"));
+    BOOST_REQUIRE_MESSAGE(lines.size() == 17, "expected a header and 16 rows, got " << lines.size() << " lines");
+    BOOST_CHECK_EQUAL(lines.front(), "t,w_star,S_star,edges");
+    double previous = -1.0;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        std::vector<std::string> fields;
+        std::stringstream row(lines[i]);
+        for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+        BOOST_REQUIRE_MESSAGE(fields.size() == 4, "row " << i << ": expected 4 fields, got '" << lines[i] << "'");
+        const double t = std::stod(fields[0]), S = std::stod(fields[2]);
+        BOOST_CHECK_MESSAGE(i == 1 ? t == 0.0 : t > previous && t < 0.5, "row " << i << ": t = " << t);
+        BOOST_CHECK_MESSAGE(S > 20 && S < 40, "row " << i << ": S* = " << S << " expected below the strike");
+        previous = t;
+    }
+    const std::string script = scratch.path("am.boundary.gp");
+    const std::vector<std::string> gp = lines_of(script);
+    BOOST_CHECK_MESSAGE(std::find(gp.begin(), gp.end(), "set output \"am.boundary.png\"") != gp.end(),
+                        script << " does not set the output am.boundary.png");
+    BOOST_CHECK_MESSAGE(r.out.find("\nexercise  boundary S* = ") != std::string::npos,
+                        "the report has no exercise line: '" << r.out << "'");
+    const std::string files = scratch.path("am.csv") + ", " + scratch.path("am.boundary.csv") + ", " + script;
+    BOOST_CHECK_MESSAGE(r.out.find("output    " + files) != std::string::npos,
+                        "the report does not name the files " << files << ": '" << r.out << "'");
+
+    {
+        ScopedEnv missing("BSDE_GNUPLOT", "/nonexistent/gnuplot");
+        ScratchDir without("cli");
+        const CliResult note = solve_on_serial(bsde::test::extended(am_put, {"--output", without.path("am.csv")}));
+        BOOST_CHECK_MESSAGE(bsde::test::one_line(note.err, "bsde: note: plots skipped: gnuplot not found"),
+                            "expected one note on err, got '" << note.err << "'");
+        BOOST_CHECK_MESSAGE(without.names() == (std::vector<std::string>{"am.boundary.csv", "am.boundary.gp", "am.csv"}),
+                            "without gnuplot: got " << listed(without.names()));
+    }
+
+    ScratchDir special("cli");
+    const CliResult null = solve_on_serial(bsde::test::extended(am_put, {"--output", "/dev/null"}));
+    BOOST_CHECK_MESSAGE(bsde::test::one_line(null.err, "bsde: note: the exercise boundary's files are not written"),
+                        "--output /dev/null: expected one note, got '" << null.err << "'");
+    BOOST_CHECK(!bsde::test::exists("/dev/null.boundary.csv"));
+
+    const CliResult put = solve_on_serial({"--problem", "bs-put", "--K", "2", "--N", "16", "--output",
+                                           special.path("put.csv")});
+    BOOST_CHECK_MESSAGE(special.names() == std::vector<std::string>{"put.csv"},
+                        "bs-put: expected put.csv alone, got " << listed(special.names()));
+    BOOST_CHECK_MESSAGE(put.out.find("exercise") == std::string::npos, "bs-put's report has an exercise line");
+}
+
 BOOST_AUTO_TEST_CASE(output_leaves_links_fifos_and_other_files_as_they_are) {
     BOOST_TEST_MESSAGE("--output through a symbolic link replaces the link's target and the link stays; a FIFO is "
                        "written directly and stays a FIFO; an existing FILE.partial, file or folder, is left alone; "
