@@ -10,6 +10,7 @@
 #include "../algorithms/scheme/problem_grid_checks.h"
 #include "../problems/american_option.h"
 #include "american_tree.h"
+#include "cli_support.h"
 #include "test_support.h"
 
 using namespace bsde;
@@ -106,6 +107,28 @@ BOOST_AUTO_TEST_CASE(put_converges_to_the_american_price) {
         BOOST_CHECK_MESSAGE(order >= 0.8, "order from N = " << (8 << k) << " to " << (16 << k) << " expected >= 0.8, got "
                                                             << order);
     }
+}
+
+BOOST_AUTO_TEST_CASE(solve_reports_the_limit_price_within_1e4) {
+    BOOST_TEST_MESSAGE("bsde solve --config data/american_put.ini (Ju's put, sigma = 0.2, Ky = 1, Kz = 2, N = 128) on "
+                       "omp: the estimate at order 1 (the exercise dates) and its 'y_0 limit', Richardson's of N = 128 "
+                       "and 64, within 1e-4 of the American tree, closer than y_0 by a factor 10 at least");
+    const CliResult r = run({"solve", "--config", "data/american_put.ini", "--backend", "omp", "--estimate", "on"});
+    BOOST_REQUIRE_MESSAGE(r.code == 0, "exit code " << r.code << " (" << shown(r.err) << ")");
+    BOOST_CHECK_MESSAGE(r.out.find("a second solve at N = 64, orders 1/1") != std::string::npos,
+                        "expected the estimate at orders 1/1 from N = 64, got '" << r.out << "'");
+    const auto value_after = [&](const std::string& label) {
+        const std::size_t at = r.out.find("\n" + label);
+        BOOST_REQUIRE_MESSAGE(at != std::string::npos, "no line '" << label << "' in '" << r.out << "'");
+        return std::stod(r.out.substr(at + 1 + label.size()));
+    };
+    const double y0 = value_after("y_0       "), limit = value_after("y_0 limit "), american = tree_price(ju_put(0.2), tree_steps);
+    BOOST_TEST_MESSAGE("y_0 " << all_digits(y0) << ", limit " << all_digits(limit) << ", American tree "
+                              << all_digits(american));
+    check_close("y_0 limit against the American tree", american, limit, 1e-4);
+    BOOST_CHECK_MESSAGE(std::fabs(limit - american) * 10 <= std::fabs(y0 - american),
+                        "the limit's error " << std::fabs(limit - american) << " expected at most a tenth of y_0's "
+                                             << std::fabs(y0 - american));
 }
 
 BOOST_AUTO_TEST_CASE(obstacle_holds_on_the_grid) {
