@@ -21,7 +21,8 @@
 //   static constexpr const char* driver_z_advice;     // what the parameters do about f's z term (stability refusal)
 //   __host__ __device__ auto driver_at(double t) const;   // f(t, ., ., .) with t's factors once (has_driver_at);
 //                                                     // an affine one (AffineDriver) runs the separable 2D pass
-//   __host__ __device__ double/KinkLine terminal_kink() const;   // where g bends (has_terminal_kink): smoothing,
+//   __host__ __device__ double/KinkPoints/KinkLine terminal_kink() const;   // where g bends (has_terminal_kink:
+//                                                     // 1D one point or several, 2D a line): smoothing,
 //   static constexpr const char* kink_advice;         // the kinked rule, and how to move the kink into the domain
 //   __host__ __device__ Point state(double t, Point w) const;   // with value_gradient: the asset S(t, w) and
 //   __host__ __device__ Point value_gradient(double t, Point w, Point z) const;   // dV/dS (has_state_map)

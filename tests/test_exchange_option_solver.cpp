@@ -116,7 +116,7 @@ BOOST_AUTO_TEST_CASE(smoothing_averages_along_the_normal) {
     const Vec2 along{{w[0] + 0.8 * 0.37, w[1] + 0.6 * 0.37}};      // moved along the line
     const double x = kink.normal[0] * w[0] + kink.normal[1] * w[1];
     check_close("same distance, same average", kernel.average(ramp, w, dx, kink), kernel.average(ramp, along, dx, kink), 1e-15);
-    check_close("the 1D average", kernel.average(ramp_1d, x, dx, kink.offset), kernel.average(ramp, w, dx, kink), 1e-15);
+    check_close("the 1D average", kernel.average(ramp_1d, x, dx, kinks_of(kink.offset)), kernel.average(ramp, w, dx, kink), 1e-15);
 }
 
 BOOST_AUTO_TEST_CASE(converges_at_the_schemes_orders) {

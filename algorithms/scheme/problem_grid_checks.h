@@ -1,10 +1,10 @@
 // A problem's checks of the run's grid, before anything is allocated: a problem that declares check_grid(settings, dx)
 // checks its parameters against the grid (the options' asset range and price growth: problems/option_checks.h), and
-// then its terminal kink must lie in the grid's inner half (after those checks, which refuse the parameters whose
-// kink overflows: S0 = 1e-320 or sigma = 1e300 put ex3's at w = inf); terminal data below an obstacle are refused
-// (obstacle.h). The sweep runs them (backward_sweep.h), and so does the command line before it solves anything
-// (ProblemInfo::check_grid, problems/registry.h), so that `bsde grid` shows a refusal and a study refuses a case up
-// front instead of after the cases before it.
+// then its terminal kink (in 1D each of its kink points) must lie in the grid's inner half (after those checks, which
+// refuse the parameters whose kink overflows: S0 = 1e-320 or sigma = 1e300 put ex3's at w = inf); terminal data below
+// an obstacle are refused (obstacle.h). The sweep runs them (backward_sweep.h), and so does the command line before it
+// solves anything (ProblemInfo::check_grid, problems/registry.h), so that `bsde grid` shows a refusal and a study
+// refuses a case up front instead of after the cases before it.
 #pragma once
 #include <cmath>
 #include <string>
@@ -39,11 +39,12 @@ void check_problem_against_grid(const Problem& problem, const SchemeSettings& s)
                               (std::isfinite(distance) ? " to " + format_at_least(2.0 * distance) + " or more)" : ")"));
         };
         if constexpr (Problem::dimension == 1) {
-            const double kink = problem.terminal_kink();
-            if (!(std::fabs(kink) <= s.R / 2))
-                throw outside("at w = " + format_number(kink) + " lies outside [-R/2, R/2] = [" +
-                                  format_number(-s.R / 2) + ", " + format_number(s.R / 2) + "]",
-                              std::fabs(kink));
+            const KinkPoints kinks = kinks_of(problem.terminal_kink());
+            for (int k = 0; k < kinks.count; ++k)
+                if (!(std::fabs(kinks.at[k]) <= s.R / 2))
+                    throw outside("at w = " + format_number(kinks.at[k]) + " lies outside [-R/2, R/2] = [" +
+                                      format_number(-s.R / 2) + ", " + format_number(s.R / 2) + "]",
+                                  std::fabs(kinks.at[k]));
         } else {
             const KinkLine kink = problem.terminal_kink();
             if (!(std::fabs(kink.offset) <= s.R / 2))

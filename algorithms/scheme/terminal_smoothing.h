@@ -31,6 +31,7 @@
 // order 3 with Phi_4 (N = 8..64), at order 2 with Phi_2 (N = 8, 16); without smoothing z does not converge
 // (6e-2, 1e-2, 2e-2, 3e-3 at N = 8, 16, 32, 64).
 #pragma once
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -53,8 +54,19 @@ struct KinkLine {
     __host__ __device__ double distance(const Vec2& w) const { return normal[0] * w[0] + normal[1] * w[1] - offset; }
 };
 
-// Problems whose terminal data have a kink say where with terminal_kink(): a point w (double) in 1D, a
-// KinkLine in 2D.
+// The kinks of 1D terminal data: the points at[0..count-1], count <= capacity, in any order (a payoff with several
+// strikes).
+struct KinkPoints {
+    static constexpr int capacity = 4;
+    int count;
+    double at[capacity];
+};
+
+// Problems whose terminal data have a kink say where with terminal_kink(): in 1D a point w (double) or
+// several (KinkPoints), in 2D a KinkLine. kinks_of gives the 1D forms as KinkPoints, a KinkLine as it is.
+__host__ __device__ inline KinkPoints kinks_of(double w) { return KinkPoints{1, {w}}; }
+__host__ __device__ inline KinkPoints kinks_of(const KinkPoints& kinks) { return kinks; }
+__host__ __device__ inline KinkLine kinks_of(const KinkLine& kink) { return kink; }
 template <class P, class = void>
 struct has_terminal_kink : std::false_type {};
 template <class P>
@@ -108,19 +120,25 @@ struct KreissKernel {
         return 4.0 / 3.0 * cubic_bspline(x) - (cubic_bspline(x - 1.0) + cubic_bspline(x + 1.0)) / 6.0;
     }
 
+    // Whether the kernel at w reaches a kink: a kink within half_width() cells in 1D, the line within
+    // half_width() dx in 2D.
+    __host__ __device__ bool reaches(double w, double dx, const KinkPoints& kinks) const {
+        bool near = false;
+        for (int k = 0; k < kinks.count; ++k) near = near || fabs(w - kinks.at[k]) < half_width() * dx;
+        return near;
+    }
+    __host__ __device__ bool reaches(const Vec2& w, double dx, const KinkLine& kink) const {
+        return fabs(kink.distance(w)) < half_width() * dx;
+    }
+
     // integral Phi(xi) g(w + xi dx) d xi, the kernel's support cut at the integers (where Phi changes
-    // polynomial) and at the kink; 5-point Gauss-Legendre on each piece.
+    // polynomial) and at every kink; 5-point Gauss-Legendre on each piece.
     template <class Function>
-    __host__ __device__ double average(Function g, double w, double dx, double kink) const {
-        const double kink_at = (kink - w) / dx;
+    __host__ __device__ double average(Function g, double w, double dx, const KinkPoints& kinks) const {
         double total = 0.0;
         for (int cell = -half_width(); cell < half_width(); ++cell) {
-            double cuts[3] = {double(cell), double(cell + 1), double(cell + 1)};
-            int pieces = 1;
-            if (kink_at > cell && kink_at < cell + 1) {
-                cuts[1] = kink_at;
-                pieces = 2;
-            }
+            double cuts[KinkPoints::capacity + 2];
+            const int pieces = cell_pieces(cell, w, dx, kinks, cuts);
             for (int piece = 0; piece < pieces; ++piece) {
                 const double a = cuts[piece], b = cuts[piece + 1], half = 0.5 * (b - a), mid = 0.5 * (a + b);
                 for (int q = 0; q < GaussLegendre5::points; ++q) {
@@ -132,11 +150,30 @@ struct KreissKernel {
         return total;
     }
 
+    // The kernel's cell [cell, cell + 1] (in units of dx from w) cut at the kinks inside it, in increasing order:
+    // cuts[0..pieces], cuts[0] = cell and cuts[pieces] = cell + 1; returns pieces.
+    __host__ __device__ static int cell_pieces(int cell, double w, double dx, const KinkPoints& kinks, double* cuts) {
+        int inside = 0;
+        cuts[0] = cell;
+        for (int k = 0; k < kinks.count; ++k) {
+            const double kink_at = (kinks.at[k] - w) / dx;
+            if (!(kink_at > cell && kink_at < cell + 1)) continue;
+            int slot = ++inside;  // insertion into cuts[1..inside]
+            while (slot > 1 && cuts[slot - 1] > kink_at) {
+                cuts[slot] = cuts[slot - 1];
+                --slot;
+            }
+            cuts[slot] = kink_at;
+        }
+        cuts[inside + 1] = cell + 1;
+        return inside + 1;
+    }
+
     // 2D: the average along the normal of the kink line, integral Phi(xi) g(w + xi dx n) d xi.
     template <class Function>
     __host__ __device__ double average(Function g, const Vec2& w, double dx, const KinkLine& kink) const {
         const double x_w = kink.normal[0] * w[0] + kink.normal[1] * w[1];
-        return average(NormalCut<Function>{g, w, kink.normal, x_w}, x_w, dx, kink.offset);
+        return average(NormalCut<Function>{g, w, kink.normal, x_w}, x_w, dx, kinks_of(kink.offset));
     }
 };
 

@@ -569,7 +569,7 @@ struct ObstacleProjection {
 };
 
 // Terminal layer at grid point i: g and grad g, smoothed near a kink (terminal_smoothing.h): in 1D within
-// half_width() cells of the kink point, in 2D within half_width() dx of the kink line, along its normal.
+// half_width() cells of any of its kink points, in 2D within half_width() dx of the kink line, along its normal.
 template <class Problem>
 struct TerminalLayer {
     static constexpr int d = Problem::dimension;
@@ -581,17 +581,12 @@ struct TerminalLayer {
         const Point<d> w = grid(i);
         store_point(layer, i, problem.terminal_y(w), problem.terminal_z(w));
         if constexpr (has_terminal_kink<Problem>::value) {
-            const auto kink = problem.terminal_kink();
-            double distance;
-            if constexpr (d == 1)
-                distance = w - kink;
-            else
-                distance = kink.distance(w);
-            if (kernel.smoothing != Smoothing::none && fabs(distance) < kernel.half_width() * grid.dx) {
+            const auto kinks = kinks_of(problem.terminal_kink());
+            if (kernel.smoothing != Smoothing::none && kernel.reaches(w, grid.dx, kinks)) {
                 Point<d> z{};
                 for (int k = 0; k < d; ++k)
-                    component(z, k) = kernel.average(TerminalComponent<Problem>{problem, 1 + k}, w, grid.dx, kink);
-                store_point(layer, i, kernel.average(TerminalComponent<Problem>{problem, 0}, w, grid.dx, kink), z);
+                    component(z, k) = kernel.average(TerminalComponent<Problem>{problem, 1 + k}, w, grid.dx, kinks);
+                store_point(layer, i, kernel.average(TerminalComponent<Problem>{problem, 0}, w, grid.dx, kinks), z);
             }
         }
     }
