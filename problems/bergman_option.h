@@ -11,13 +11,10 @@
 // With R_b = R_l = r this is bs-call's driver with delta = 0: the price is that of two Black-Scholes calls,
 // C(strike1) - 2 C(strike2) at rate r (tests/test_nonlinear_benchmarks.cpp). Otherwise there is no closed form.
 //
-// The payoff has two kinks, at S_T = strike1 and S_T = strike2, and terminal_kink() names one point (the sweep smooths
-// the terminal values around it; docs/scheme.md "Kinked terminal data"). It names strike2's, where z jumps by
-// 2 sigma S (strike1's: by sigma S); strike1's is left as it is, so y_0 and z_0 do not converge regularly (Rb = Rl,
-// K = 3, N = 32..256: y_0 errors 9e-4, 3e-4, 2e-7, 1.5e-4 against Black-Scholes, as bs-call's with --smoothing none),
-// and with strike1 = 1 (its kink outside the domain) they do (errors 7e-9, 8e-10, 1e-10 at N = 32, 64, 128). The
-// driver's (z / sigma - y)^+ is only Lipschitz: with Rb > Rl and one kink the differences of y_0 fall at order 0.8
-// (K = 2) to 1.0 (K = 3), not min(K, 3).
+// The payoff has two kinks, at S_T = strike1 and S_T = strike2; terminal_kink() names both (KinkPoints), and the sweep
+// smooths the terminal values around each (docs/scheme.md "Kinked terminal data"). With R_b = R_l, y_0 and z_0 then
+// fall at the scheme's order against Black-Scholes (docs/scheme.md, "The nonlinear benchmarks"). The driver's
+// (z / sigma - y)^+ is only Lipschitz: with R_b > R_l the differences of y_0 and z_0 across N fall at order about 1.5.
 #pragma once
 #include <cmath>
 #include <string>
@@ -94,10 +91,10 @@ struct bergman_option {
         check_price_growth({"--sigma", "w", sigma, lending_z_gradient()}, settings, dx);
     }
 
-    static constexpr const char* kink_advice = "the kink of strike2 is at w = (ln(strike2 / S0) - (mu - sigma^2 / 2) "
-                                               "T) / sigma; change --sigma, --strike2, --S0 or --mu";
-    // strike2's kink (see the header's comment); ln strike2 - ln S0, not ln(strike2 / S0), as bs-call's
-    __host__ __device__ double terminal_kink() const { return kink_at(strike2); }
+    static constexpr const char* kink_advice = "the kinks are at w = (ln(strike / S0) - (mu - sigma^2 / 2) T) / sigma "
+                                               "for strike1 and strike2; change --sigma, the strikes, --S0 or --mu";
+    // both strikes' kinks; ln strike - ln S0, not ln(strike / S0), as bs-call's
+    __host__ __device__ KinkPoints terminal_kink() const { return KinkPoints{2, {kink_at(strike1), kink_at(strike2)}}; }
     __host__ __device__ double kink_at(double strike) const {
         return (log(strike) - log(S0) - (mu - 0.5 * sigma * sigma) * T) / sigma;
     }
