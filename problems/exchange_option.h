@@ -1,6 +1,6 @@
 // The paper's Example 5: the zero-strike spread (exchange) option on two correlated geometric Brownian
 // motions with dividend yields delta_k (0 in the paper), as an FBSDE in W-space (W a standard 2D Brownian motion,
-// correlation through A):
+// correlation through A; correlated_assets.h):
 //   A = [[s1, 0], [rho s2, s2 sqrt(1 - rho^2)]]   (A A^T = [[s1^2, rho s1 s2], [rho s1 s2, s2^2]])
 //   S_k(t, w) = S_k0 exp((mu_k - s_k^2 / 2) t + (A w)_k),   k = 1, 2
 //   f(t, w, y, z) = -(r y + z A^-1 (mu - r + delta)),   g(w) = (S_T^1 - S_T^2)^+,   z a row vector.
@@ -31,6 +31,7 @@
 
 #include "../algorithms/core/point.h"
 #include "../algorithms/scheme/terminal_smoothing.h"
+#include "correlated_assets.h"
 #include "option_checks.h"
 #include "problem_support.h"
 #include "spots.h"
@@ -46,7 +47,7 @@ struct EuropeanExchange {
 };
 
 template <class Kind>
-struct exchange_option_of {
+struct exchange_option_of : CorrelatedAssets {
     static constexpr const char* name = Kind::name;
     static constexpr const char* alias = Kind::alias;
     static constexpr const char* description = Kind::description;
@@ -68,60 +69,38 @@ struct exchange_option_of {
                 {"rho", "correlation of the assets, in (-1, 1)", 0.0}};
     }
 
-    // The parameters. The paper's Example 5 takes mu1 = mu2 = 0.1 (data/table11_ex5.ini) and no dividends; the
-    // default drifts, r - delta_k, remove the driver's z term.
-    double T, S1, S2, r, delta1, delta2, mu1, mu2, sigma1, sigma2, rho;
-    // Precomputed: A = [[a11, 0], [a21, a22]]; drift_k = mu_k - s_k^2 / 2; lambda = A^-1 (mu - r + delta) (the
-    // market price of risk); sigma_tilde of Margrabe's formula.
-    double a11, a21, a22, drift1, drift2, lambda1, lambda2, sigma_tilde;
+    // The parameters (S1, S2, mu1, mu2, sigma1, sigma2, rho and A: CorrelatedAssets). The paper's Example 5 takes
+    // mu1 = mu2 = 0.1 (data/table11_ex5.ini) and no dividends; the default drifts, r - delta_k, remove the driver's
+    // z term.
+    double T, r, delta1, delta2;
+    // Precomputed: lambda = A^-1 (mu - r + delta) (the market price of risk); sigma_tilde of Margrabe's formula.
+    double lambda1, lambda2, sigma_tilde;
+
+    static double value(const ProblemParameters& p, const char* parameter) {
+        return parameter_value<exchange_option_of>(p, parameter);
+    }
 
     exchange_option_of(double terminal_time, const ProblemParameters& p)
-        : T(terminal_time), S1(parameter_value<exchange_option_of>(p, "S1")),
-          S2(parameter_value<exchange_option_of>(p, "S2")), r(parameter_value<exchange_option_of>(p, "r")),
-          delta1(parameter_value<exchange_option_of>(p, "delta1")),
-          delta2(parameter_value<exchange_option_of>(p, "delta2")),
-          mu1(drift_value<exchange_option_of>(p, "mu1", r - delta1)),
-          mu2(drift_value<exchange_option_of>(p, "mu2", r - delta2)),
-          sigma1(parameter_value<exchange_option_of>(p, "sigma1")),
-          sigma2(parameter_value<exchange_option_of>(p, "sigma2")), rho(parameter_value<exchange_option_of>(p, "rho")) {
+        : CorrelatedAssets(value(p, "S1"), value(p, "S2"),
+                           drift_value<exchange_option_of>(p, "mu1", value(p, "r") - value(p, "delta1")),
+                           drift_value<exchange_option_of>(p, "mu2", value(p, "r") - value(p, "delta2")),
+                           value(p, "sigma1"), value(p, "sigma2"), value(p, "rho")),
+          T(terminal_time), r(value(p, "r")), delta1(value(p, "delta1")), delta2(value(p, "delta2")) {
         check_parameter_names<exchange_option_of>(p);
-        check_positive({{"S1", S1}, {"S2", S2}, {"sigma1", sigma1}, {"sigma2", sigma2}});
-        if (!(rho > -1.0 && rho < 1.0)) throw InputError("--rho " + format_number(rho) + ": must lie in (-1, 1)");
+        check_assets();
         check_dividend_yields({{"delta1", delta1}, {"delta2", delta2}});  // before the drifts they default
         check_rates({{"r", r}, {"mu1", mu1}, {"mu2", mu2}});
-        a11 = sigma1;
-        a21 = rho * sigma2;
-        a22 = sigma2 * std::sqrt(1.0 - rho * rho);
-        drift1 = mu1 - 0.5 * sigma1 * sigma1;
-        drift2 = mu2 - 0.5 * sigma2 * sigma2;
-        lambda1 = (mu1 - (r - delta1)) / a11;  // A lambda = mu - r + delta, A lower triangular
-        lambda2 = (mu2 - (r - delta2) - a21 * lambda1) / a22;
-        sigma_tilde = std::sqrt(sigma1 * sigma1 + sigma2 * sigma2 - 2.0 * rho * sigma1 * sigma2);
-    }
-
-    // The two prices (S^1, S^2) at (t, w).
-    __host__ __device__ Vec2 state(double t, Vec2 w) const {
-        return Vec2{{S1 * exp(drift1 * t + a11 * w[0]), S2 * exp(drift2 * t + a21 * w[0] + a22 * w[1])}};
-    }
-    // (dV/dS1, dV/dS2) from z = A^T (S * dV/dS).
-    __host__ __device__ Vec2 value_gradient(double t, Vec2 w, Vec2 z) const {
-        const Vec2 S = state(t, w);
-        const double g2 = z[1] / a22, g1 = (z[0] - a21 * g2) / a11;  // A^T g = z, A^T upper triangular
-        return Vec2{{g1 / S[0], g2 / S[1]}};
+        const Vec2 lambda = a_inverse(mu1 - (r - delta1), mu2 - (r - delta2));  // A lambda = mu - r + delta
+        lambda1 = lambda[0];
+        lambda2 = lambda[1];
+        sigma_tilde = spread_volatility();
     }
 
     // The parameters against the run's grid, before the sweep allocates (option_checks.h): S1 and S2 over the square,
     // where a . w reaches a11 R and (|a21| + a22) R, and the price, growing like S1 ~ e^(a11 w_1) along w_1, resolved by
     // the domain, the grid and the rule, and bounded along w_2 (y <= S1), by the domain.
     void check_grid(const SchemeSettings& settings, double dx) const {
-        check_asset_range({"S1", "--S1", "--sigma1", "--mu1 " + format_number(mu1) + ", --sigma1 " + format_number(sigma1),
-                           S1, drift1, a11, sigma1},
-                          T, settings.R, dx);
-        check_asset_range({"S2", "--S2", "--sigma2",
-                           "--mu2 " + format_number(mu2) + ", --sigma2 " + format_number(sigma2) + ", --rho " +
-                               format_number(rho),
-                           S2, drift2, std::fabs(a21) + a22, sigma2},
-                          T, settings.R, dx);
+        check_asset_ranges(T, settings.R, dx);
         check_price_growth({"--sigma1", "w_1", a11, -lambda1}, settings, dx);
         check_domain_holds_bounded_price("w_2", -lambda2, driver_z_advice, settings);
     }
@@ -138,27 +117,23 @@ struct exchange_option_of {
         SpotAxis w1{"w_1", INFINITY, -INFINITY, (a11 - lambda1) * T}, w2{"w_2", INFINITY, -INFINITY, -lambda2 * T};
         for (const double x1 : {x1_low, x1_high})
             for (const double x2 : {x2_low, x2_high}) {
-                const double v1 = x1 / a11, v2 = (x2 - a21 * v1) / a22;  // A v = x, A lower triangular
-                w1.low = std::fmin(w1.low, v1);
-                w1.high = std::fmax(w1.high, v1);
-                w2.low = std::fmin(w2.low, v2);
-                w2.high = std::fmax(w2.high, v2);
+                const Vec2 v = a_inverse(x1, x2);  // A v = x
+                w1.low = std::fmin(w1.low, v[0]);
+                w1.high = std::fmax(w1.high, v[0]);
+                w2.low = std::fmin(w2.low, v[1]);
+                w2.high = std::fmax(w2.high, v[1]);
             }
         return {{first, second}, {w1, w2}, T};
     }
 
     // Where the payoff has its kink at T: S_T^1 = S_T^2, the line {w : n . w = c} of the header; and what moves it
     // (the sweep's message when it lies outside the grid's inner half).
-    // What removes the driver's z term, df/dz = -lambda, lambda = A^-1 (mu - r) (the stability refusal's remedy).
+    // What removes the driver's z term, df/dz = -lambda, lambda = A^-1 (mu - r + delta) (the stability refusal's
+    // remedy).
     static constexpr const char* driver_z_advice =
         "--mu1 and --mu2 equal to r - delta1 and r - delta2 make it 0 and leave the price as it is";
-    static constexpr const char* kink_advice =
-        "its offset is (ln(S2 / S1) - (mu1 - mu2 - (sigma1^2 - sigma2^2) / 2) T) / sigma, sigma^2 = sigma1^2 + "
-        "sigma2^2 - 2 rho sigma1 sigma2; change --S1, --S2, the drifts or the volatilities";
-    __host__ __device__ KinkLine terminal_kink() const {
-        return KinkLine{Vec2{{(a11 - a21) / sigma_tilde, -a22 / sigma_tilde}},
-                        (log(S2) - log(S1) - (drift1 - drift2) * T) / sigma_tilde};  // not ln(S2 / S1): it may underflow
-    }
+    static constexpr const char* kink_advice = equal_prices_advice;
+    __host__ __device__ KinkLine terminal_kink() const { return equal_prices_line(T, sigma_tilde); }
 
     // The payoff of exercise at (t, w), (S1 - S2)^+ with S = S(t, w), and its gradient in w, A^T (S1, -S2) where it is
     // positive: the terminal data, and the American option's obstacle (american_option.h).
@@ -195,8 +170,6 @@ struct exchange_option_of {
     }
 
 private:
-    // A^T (x1, x2): the W-gradient from S * dV/dS = (x1, x2).
-    __host__ __device__ Vec2 gradient_from(double x1, double x2) const { return Vec2{{a11 * x1 + a21 * x2, a22 * x2}}; }
     __host__ __device__ double d_1(Vec2 S, double tau) const {
         return (log(S[0] / S[1]) + (delta2 - delta1 + 0.5 * sigma_tilde * sigma_tilde) * tau) / (sigma_tilde * sqrt(tau));
     }
