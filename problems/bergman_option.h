@@ -24,6 +24,19 @@
 
 namespace bsde {
 
+// The rates and strikes of Bergman's problems (here and bergman_2d.h), after check_rates: 0 <= R_l <= R_b, and the
+// call spread's strike1 < strike2.
+inline void check_differential_rates(double Rl, double Rb) {
+    if (!(Rl >= 0)) throw InputError("--Rl " + format_number(Rl) + ": the lending rate must be >= 0");
+    if (!(Rb >= Rl))
+        throw InputError("--Rb " + format_number(Rb) + ": the borrowing rate must be >= the lending rate --Rl " +
+                         format_number(Rl));
+}
+inline void check_spread_strikes(double strike1, double strike2) {
+    if (!(strike2 > strike1))
+        throw InputError("--strike2 " + format_number(strike2) + ": must be above --strike1 " + format_number(strike1));
+}
+
 struct bergman_option {
     static constexpr const char* name = "bergman";
     static constexpr const char* alias = "rates";
@@ -54,14 +67,8 @@ struct bergman_option {
         check_parameter_names<bergman_option>(p);
         check_positive({{"S0", S0}, {"strike1", strike1}, {"strike2", strike2}, {"sigma", sigma}});
         check_rates({{"Rl", Rl}, {"Rb", Rb}, {"mu", mu}});
-        if (!(Rl >= 0))
-            throw InputError("--Rl " + format_number(Rl) + ": the lending rate must be >= 0");
-        if (!(Rb >= Rl))
-            throw InputError("--Rb " + format_number(Rb) + ": the borrowing rate must be >= the lending rate --Rl " +
-                             format_number(Rl));
-        if (!(strike2 > strike1))
-            throw InputError("--strike2 " + format_number(strike2) + ": must be above --strike1 " +
-                             format_number(strike1));
+        check_differential_rates(Rl, Rb);
+        check_spread_strikes(strike1, strike2);
     }
 
     // The state S(t, w) of the forward process.

@@ -7,6 +7,7 @@
 #pragma once
 #include "allen_cahn_bsde.h"
 #include "american_option.h"
+#include "bergman_2d.h"
 #include "bergman_option.h"
 #include "black_scholes_option.h"
 #include "exchange_option.h"
@@ -29,4 +30,5 @@
     X(allen_cahn_2d)      \
     X(hjb_1d)             \
     X(hjb_2d)             \
-    X(bergman_option)
+    X(bergman_option)     \
+    X(bergman_2d)

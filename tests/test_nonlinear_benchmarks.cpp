@@ -145,6 +145,55 @@ SolveResult solve_bergman(int K, int N, const ProblemParameters& parameters) {
     return solve_at_defaults("bergman", K, N, parameters);
 }
 
+// The integral of f over [a, b] by composite 16-point Gauss-Legendre on `panels` equal panels.
+template <class Function>
+double composite_gauss_legendre(Function f, double a, double b, int panels) {
+    const double width = (b - a) / panels;
+    double sum = 0.0;
+    for (int panel = 0; panel < panels; ++panel)
+        for (int q = 0; q < GaussLegendre16::points; ++q)
+            sum += 0.5 * width * GaussLegendre16::weight(q) *
+                   f(a + width * (panel + 0.5 * (1.0 + GaussLegendre16::node(q))));
+    return sum;
+}
+
+// bergman-2d's price at R_b = R_l = r, E[e^(-r T) g(M_T)] with M = max(S^1, S^2) under the pricing measure
+// (S^k_T = S_k0 exp((r - s_k^2 / 2) T + s_k sqrt(T) xi_k), corr(xi_1, xi_2) = rho), independent of the problem's header:
+// g(0) = 0 and g' = 1 on (strike1, strike2), -1 above, so E[g(M)] = int_strike1^strike2 P(M > s) ds -
+// int_strike2^inf P(M > s) ds, with
+//   P(M <= s) = P(xi_1 <= d_1(s), xi_2 <= d_2(s)) = int_-inf^d_1 phi(x) Phi((d_2 - rho x) / sqrt(1 - rho^2)) dx,
+//   d_k(s) = (ln(s / S_k0) - (r - s_k^2 / 2) T) / (s_k sqrt(T)).
+// Both integrands are analytic: composite 16-point Gauss-Legendre in u = ln s (P(M > s) s du), up to ln max S_k0 + r T +
+// 12 max s_k sqrt(T) (P(M > s) below 1e-32 beyond), and in x from -12 (phi below 1e-31 before). `panels` sets the
+// rule's panels (the test doubles it to show the digits).
+struct MaxCallSpread {
+    double S1 = 100, S2 = 100, sigma1 = 0.2, sigma2 = 0.2, rho = 0, r = 0.04, T = 0.5, strike1 = 120, strike2 = 150;
+    double price(int panels = 20) const {
+        const auto Phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+        const auto d = [&](double s, double S0, double sigma) {
+            return (std::log(s / S0) - (r - 0.5 * sigma * sigma) * T) / (sigma * std::sqrt(T));
+        };
+        const auto below = [&](double s) {  // P(M <= s)
+            const double d1 = d(s, S1, sigma1), d2 = d(s, S2, sigma2);
+            if (d1 <= -12.0) return 0.0;
+            return composite_gauss_legendre(
+                [&](double x) {
+                    return std::exp(-0.5 * x * x) / std::sqrt(2.0 * 3.14159265358979323846) *
+                           Phi((d2 - rho * x) / std::sqrt(1.0 - rho * rho));
+                },
+                -12.0, d1, panels);
+        };
+        const auto above = [&](double u) { return (1.0 - below(std::exp(u))) * std::exp(u); };
+        const double top = std::log(std::max(S1, S2)) + r * T + 12.0 * std::max(sigma1, sigma2) * std::sqrt(T);
+        return std::exp(-r * T) * (composite_gauss_legendre(above, std::log(strike1), std::log(strike2), panels) -
+                                   composite_gauss_legendre(above, std::log(strike2), top, 4 * panels));
+    }
+};
+
+SolveResult solve_bergman_2d(int K, int N, const ProblemParameters& parameters) {
+    return solve_at_defaults("bergman-2d", K, N, parameters);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(nonlinear_benchmarks)
@@ -330,6 +379,69 @@ BOOST_AUTO_TEST_CASE(bergman_converges) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(bergman_2d_reference_integral) {
+    BOOST_TEST_MESSAGE("the independent price of bergman-2d at Rb = Rl = 0.04 (MaxCallSpread): 20 and 40 panels agree to "
+                       "1e-13 (rho = 0, 0.5, -0.7); with S2 = 1e-6 (M = S1) it is C(120) - 2 C(150), two Black-Scholes "
+                       "calls, to 1e-12");
+    for (double rho : {0.0, 0.5, -0.7}) {
+        MaxCallSpread spread;
+        spread.rho = rho;
+        const double coarse = spread.price(20), fine = spread.price(40);
+        BOOST_TEST_MESSAGE("rho = " << rho << ": " << all_digits(coarse) << " (20 panels), " << all_digits(fine)
+                                    << " (40), difference " << scientific(std::fabs(fine - coarse)));
+        check_close("rho = " + std::to_string(rho) + ": 20 against 40 panels", fine, coarse, 1e-13);
+    }
+    MaxCallSpread one_asset;
+    one_asset.S2 = 1e-6;
+    const double calls = black_scholes_call_price(100.0, 120.0, 0.04, 0.2, 0.5).price -
+                         2 * black_scholes_call_price(100.0, 150.0, 0.04, 0.2, 0.5).price;
+    check_close("S2 = 1e-6: the call spread on S1", calls, one_asset.price(), 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(bergman_2d_equal_rates_is_european) {
+    BOOST_TEST_MESSAGE("bergman-2d with Rb = Rl = 0.04 at the defaults (S1 = S2 = 100, sigma 0.2 each, rho = 0, T = 0.5), "
+                       "K = 3, N = 4: y_0 against E[e^(-r T) g(max(S1, S2))] (MaxCallSpread) to 2e-2, z_0 against "
+                       "A^T (S * dV/dS) from central differences of it (h = 0.01) to 0.15: the strikes' kinks are not "
+                       "smoothed in 2D, and over K = 2, 3, N = 4..32 the y_0 errors reach 1.6e-2, the z_0 errors 0.14 "
+                       "(docs/scheme.md); z_0 symmetric (z_1 = z_2) to 1e-12");
+    const MaxCallSpread spread;
+    const double exact_y = spread.price(), h = 0.01;
+    MaxCallSpread up = spread, down = spread;
+    up.S1 += h;
+    down.S1 -= h;
+    const double exact_z = 0.2 * 100.0 * (up.price() - down.price()) / (2 * h);  // rho = 0: z_1 = sigma1 S1 dV/dS1
+    const SolveResult r = solve_bergman_2d(3, 4, {{"Rb", 0.04}});
+    BOOST_TEST_MESSAGE("K = 3, N = 4: y_0 expected " << all_digits(exact_y) << ", got " << all_digits(r.y0) << ", error "
+                                                     << scientific(std::fabs(r.y0 - exact_y)) << "; z_0 expected "
+                                                     << all_digits(exact_z) << " (each), got " << all_digits(r.z0[0])
+                                                     << ", " << all_digits(r.z0[1]) << ", error "
+                                                     << scientific(std::fabs(r.z0[0] - exact_z)));
+    check_close("y_0", exact_y, r.y0, 2e-2);
+    check_close("z_0[1]", exact_z, r.z0[0], 0.15);
+    check_close("z_0[2] = z_0[1]", r.z0[0], r.z0[1], 1e-12, std::fabs(r.z0[0]));
+}
+
+BOOST_AUTO_TEST_CASE(bergman_2d_converges) {
+    BOOST_TEST_MESSAGE("bergman-2d at the defaults (Rl = 0.04, Rb = 0.06), K = 3, N = 4, 8: y_0 changes by at most 1.5e-2 "
+                       "(measured 9.6e-3; then 2.0e-3 and 1.0e-4 to N = 16, 32); both lie above the European price at "
+                       "Rb (the comparison theorem: f >= the driver at Rb), 2.03143, less 2e-2 (the y_0 errors at "
+                       "Rb = Rl), and so far above the one at Rl, 1.78755");
+    MaxCallSpread at_Rb;
+    at_Rb.r = 0.06;
+    const double european_Rb = at_Rb.price();
+    std::vector<double> y;
+    for (int N : {4, 8}) y.push_back(solve_bergman_2d(3, N, {}).y0);
+    BOOST_TEST_MESSAGE("K = 3: y_0 " << all_digits(y[0]) << ", " << all_digits(y[1]) << " at N = 4, 8, difference "
+                                     << scientific(std::fabs(y[1] - y[0])) << "; the European price at Rb "
+                                     << all_digits(european_Rb));
+    BOOST_CHECK_MESSAGE(std::fabs(y[1] - y[0]) <= 1.5e-2,
+                        "bergman-2d K = 3: |y_0(8) - y_0(4)| expected <= 1.5e-2, got " << scientific(std::fabs(y[1] - y[0])));
+    for (double y0 : y)
+        BOOST_CHECK_MESSAGE(y0 >= european_Rb - 2e-2, "bergman-2d K = 3: y_0 = " << all_digits(y0)
+                                                                               << " expected >= the European price at Rb "
+                                                                               << all_digits(european_Rb) << " - 2e-2");
+}
+
 BOOST_AUTO_TEST_CASE(bad_parameters_are_refused) {
     const std::vector<std::string> solve{"solve", "--N", "32", "--K", "2", "--problem"};
     for (const BadInput& row : std::vector<BadInput>{
@@ -340,6 +452,12 @@ BOOST_AUTO_TEST_CASE(bad_parameters_are_refused) {
              {extended(solve, {"bergman", "--strike2", "110"}), 2, "--strike2 110: must be above --strike1 120"},
              {extended(solve, {"bergman", "--strike1", "1"}), 2, "the terminal data's kink at w = -23.1258509299405 lies "
                                                                  "outside [-R/2, R/2] = [-8, 8]"},
+             {extended(solve, {"rates2", "--Rb", "0.03"}), 2, "--Rb 0.03: the borrowing rate must be >= the lending"},
+             {extended(solve, {"rates2", "--Rl", "-0.01", "--Rb", "0.02"}), 2, "--Rl -0.01: the lending rate must be >= 0"},
+             {extended(solve, {"rates2", "--Rl", "nan"}), 2, "--Rl 'nan': a finite number expected"},
+             {extended(solve, {"rates2", "--Rb", "inf"}), 2, "--Rb 'inf': a finite number expected"},
+             {extended(solve, {"rates2", "--rho", "1"}), 2, "--rho 1: must lie in (-1, 1)"},
+             {extended(solve, {"rates2", "--strike1", "150"}), 2, "--strike2 150: must be above --strike1 150"},
              {extended(solve, {"hjb1", "--lambda", "0"}), 2, "--lambda 0: must be >= 0.1"},
              {extended(solve, {"hjb2", "--lambda", "500"}), 2, "--lambda 500 with R = 8: the exact solution's sums"},
              {extended(solve, {"ac1", "--lambda", "1"}), 2, "--lambda: not a parameter of problem allen-cahn-1d"}})
@@ -350,7 +468,7 @@ BOOST_AUTO_TEST_CASE(problems_lists_them) {
     const CliResult r = run({"problems"});
     BOOST_CHECK(r.code == 0);
     for (const char* expected : {"ac1", "allen-cahn-1d", "ac2", "allen-cahn-2d", "hjb1", "hjb-1d", "hjb2", "hjb-2d",
-                                 "rates", "bergman", "parameters: --lambda 1\n",
+                                 "rates", "bergman", "rates2", "bergman-2d", "parameters: --lambda 1\n",
                                  "parameters: --S0 100, --strike1 120, --strike2 150, --Rl 0.04, --Rb 0.06, --mu 0.06, "
                                  "--sigma 0.2\n"})
         BOOST_CHECK_MESSAGE(r.out.find(expected) != std::string::npos,
