@@ -139,9 +139,11 @@ const ProblemInfo* problem_named(const std::string& name) {
 
 const ProblemInfo& find_problem(const std::string& name) {
     if (const ProblemInfo* info = problem_named(name)) return *info;
-    std::string known;
-    for (const ProblemInfo& info : problem_infos()) known += (known.empty() ? "" : ", ") + info.alias + " (" + info.name + ")";
-    throw InputError("--problem " + quoted(name) + ": no such problem; known problems: " + known);
+    std::string known;  // each problem's shorter name, so that the line stays short as problems are added
+    for (const ProblemInfo& info : problem_infos())
+        known += (known.empty() ? "" : ", ") + (info.alias.size() < info.name.size() ? info.alias : info.name);
+    throw InputError("--problem " + quoted(name) + ": no such problem; known problems: " + known +
+                     " (bsde problems lists them with their other names)");
 }
 
 const std::vector<ParameterUse>& problem_parameter_uses() {
