@@ -30,8 +30,6 @@ struct AllenCahnNames<1> {
     static constexpr const char* name = "allen-cahn-1d";
     static constexpr const char* alias = "ac1";
     static constexpr const char* description = "Allen-Cahn: f = y - y^3, travelling front y = 1/(1 + e^(3t/2 - w))";
-    static constexpr double default_R = 16.0;
-    static constexpr int default_L = 32;
 };
 template <>
 struct AllenCahnNames<2> {
@@ -39,8 +37,6 @@ struct AllenCahnNames<2> {
     static constexpr const char* alias = "ac2";
     static constexpr const char* description =
         "Allen-Cahn (2D): f = y - y^3, travelling front y = 1/(1 + e^(3t/2 - (w_1 + w_2)/sqrt 2))";
-    static constexpr double default_R = 8.0;
-    static constexpr int default_L = 8;
 };
 
 template <int d>
@@ -52,8 +48,8 @@ struct allen_cahn_bsde {
     static constexpr const char* description = Names::description;
     static constexpr int dimension = d;
     static constexpr bool has_exact_solution = true;
-    static constexpr double default_T = 1.0, default_R = Names::default_R;
-    static constexpr int default_L = Names::default_L;
+    static constexpr double default_T = 1.0, default_R = PaperGrid<d>::R;
+    static constexpr int default_L = PaperGrid<d>::L;
 
     double T;
 

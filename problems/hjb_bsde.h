@@ -44,8 +44,6 @@ struct HjbNames<1> {
     static constexpr const char* alias = "hjb1";
     static constexpr const char* description =
         "HJB u_t + u_xx - lambda u_x^2 = 0, g = ln((1 + x^2)/2), x = sqrt(2) w: f = -lambda z^2 / 2, Cole-Hopf";
-    static constexpr double default_R = 16.0;
-    static constexpr int default_L = 32;
 };
 template <>
 struct HjbNames<2> {
@@ -53,8 +51,6 @@ struct HjbNames<2> {
     static constexpr const char* alias = "hjb2";
     static constexpr const char* description =
         "HJB (2D) u_t + Laplacian u - lambda |grad u|^2 = 0, g = ln((1 + |x|^2)/2), x = sqrt(2) w: f = -lambda |z|^2 / 2";
-    static constexpr double default_R = 8.0;
-    static constexpr int default_L = 8;
 };
 
 // The least lambda: the exact solution's sum takes about 42 / (lambda h) = 336 / lambda nodes a point, over 3000 below
@@ -73,8 +69,8 @@ struct hjb_bsde {
     static constexpr const char* description = Names::description;
     static constexpr int dimension = d;
     static constexpr bool has_exact_solution = true;
-    static constexpr double default_T = 1.0, default_R = Names::default_R;
-    static constexpr int default_L = Names::default_L;
+    static constexpr double default_T = 1.0, default_R = PaperGrid<d>::R;
+    static constexpr int default_L = PaperGrid<d>::L;
 
     static std::vector<ParameterInfo> parameters() {
         return {{"lambda", "the control cost: u_t + Laplacian u - lambda |grad u|^2 = 0", 1.0}};

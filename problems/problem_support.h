@@ -150,6 +150,14 @@ std::array<double, 2> driver_z_gradient(const Problem& problem, double T) {
     return gradient;
 }
 
+// The paper's domain and Gauss-Hermite points per dimension (its Examples 1-2 and 4-5): R = 16, L = 32 in 1D;
+// R = 8, L = 8 per axis in 2D, where L^2 nodes a point cost what L does in 1D. The defaults of problems defined in any d.
+template <int d>
+struct PaperGrid {
+    static constexpr double R = d == 1 ? 16.0 : 8.0;
+    static constexpr int L = d == 1 ? 32 : 8;
+};
+
 // Prices, strikes and volatilities must be > 0.
 inline void check_positive(std::initializer_list<std::pair<const char*, double>> parameters) {
     for (const auto& [name, value] : parameters)
