@@ -57,6 +57,7 @@ ProblemInfo problem_info() {
                        has_terminal_kink<P>::value,
                        has_obstacle<P>::value,
                        records_exercise_boundary<P>,
+                       feynman_kac_applies<P>,
                        declared_parameters<P>(),
                        driver_z_advice<P>(),
                        &constructed_driver_z_gradient<P>,

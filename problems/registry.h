@@ -16,6 +16,7 @@ struct ProblemInfo {
     bool terminal_kinked;                   // its terminal data have a kink (terminal_kink(): startup_refinement)
     bool reflected;                         // it declares an obstacle (obstacle.h): y is the price of N exercise dates
     bool exercise_boundary;                 // its solve records an early-exercise boundary (records_exercise_boundary)
+    bool feynman_kac_startup;               // --startup auto takes feynman-kac for it (feynman_kac_applies)
     std::vector<ParameterInfo> parameters;  // what --NAME VALUE sets (problem_support.h)
     std::string driver_z_advice;            // SchemeSettings::driver_z_advice (problem_support.h)
     // Constructs the problem with T and the parameters given, which throws InputError for a parameter it does not

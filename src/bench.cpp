@@ -133,6 +133,7 @@ BenchCase parse_case(const std::string& item) {
     }
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
+        s.startup = resolved_startup(s.startup, problem->feynman_kac_startup);
         check_startup_options(s, given.count("startup_substeps") > 0, given.count("startup_refine") > 0, s.K());
         set_driver_z_term(s, *problem);
         // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable

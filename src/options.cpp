@@ -98,8 +98,9 @@ po::options_description shared_options() {
          "solve, study: an a-posteriori estimate of the y_0 and z_0 errors from a second solve at N/2 (default: on "
          "where that solve costs at most a third of the run's)")
         ("startup", po::value<std::string>()->value_name("METHOD"),
-         "start-up layers: multistep (default; the scheme on fine steps dt/S and dt/2S, Richardson-extrapolated) or "
-         "exact (verification only)")
+         "start-up layers: auto (default: feynman-kac where the driver is affine in y and z and there is no obstacle, "
+         "else multistep), feynman-kac (each layer one Gaussian integral of the terminal data, exact in time), "
+         "multistep (the scheme on fine steps dt/S and dt/2S, Richardson-extrapolated) or exact (verification only)")
         ("startup-substeps", po::value<std::string>()->value_name("S"),
          "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = max(4, ceil(dt^-1/2 / 2)))")
         ("startup-refine", po::value<std::string>()->value_name("R"),
@@ -555,6 +556,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     take(vm, "grid-order", s.grid_order);
     std::string name;
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
+    s.startup = resolved_startup(s.startup, problem.feynman_kac_startup);
     if (take(vm, "smoothing", name)) s.smoothing = parse_smoothing(name);
     for (const ParameterUse& use : problem_parameter_uses())
         if (double value = 0; take(vm, use.name, value)) s.problem_parameters[use.name] = value;

@@ -219,8 +219,11 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
                              : "";
     if (s.K() == 1)
         out << "startup   none needed (K = 1)\n";
-    else if (s.startup == Startup::exact)
+    else if (r.startup == Startup::exact)
         out << "startup   EXACT: layers N-1..N-K+1 were set from the exact solution (verification mode)\n";
+    else if (r.startup == Startup::feynman_kac)
+        out << "startup   Feynman-Kac formula of the affine driver: layers N-1..N-K+1 each one Gaussian integral of the "
+               "terminal data, exact in time\n";
     else
         out << "startup   multistep scheme on dt/" << r.startup_substeps << " and dt/" << 2 * r.startup_substeps
             << ", orders raised step by step, Richardson-extrapolated" << startup_grid << "\n";

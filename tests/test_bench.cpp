@@ -268,7 +268,7 @@ BOOST_AUTO_TEST_CASE(case_syntax) {
     BOOST_CHECK(parse_bench_cases("ex4:separable=on")[0].settings.separable_pass);
     // bsde solve's other options of the scheme ('_' for '-') and the problem's parameters
     const BenchCase more =
-        parse_bench_cases("ex3:K=2:N=16:startup_substeps=5:picard_tol=1e-12:grid_order=2:sigma=0.3")[0];
+        parse_bench_cases("ex3:K=2:N=16:startup=multistep:startup_substeps=5:picard_tol=1e-12:grid_order=2:sigma=0.3")[0];
     BOOST_CHECK_EQUAL(more.settings.startup_substeps, 5);
     BOOST_CHECK_EQUAL(more.settings.picard_tolerance, 1e-12);
     BOOST_CHECK_EQUAL(more.settings.grid_order, 2);

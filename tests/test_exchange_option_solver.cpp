@@ -27,10 +27,11 @@ struct Errors {
     double y, z;
 };
 
-// |y_0 - exact| and the larger |z_0,k - exact| of ex5 (T = 1, L = 8, R = 6, multistep start-up, omp).
-const Errors& ex5_errors(int Ky, int Kz, int N, InterpolationKind interpolation, Smoothing smoothing = Smoothing::kreiss4) {
-    static std::map<std::tuple<int, int, int, InterpolationKind, Smoothing>, Errors> solved;
-    const auto key = std::make_tuple(Ky, Kz, N, interpolation, smoothing);
+// |y_0 - exact| and the larger |z_0,k - exact| of ex5 (T = 1, R = 6, the default start-up: Feynman-Kac, omp).
+const Errors& ex5_errors(int Ky, int Kz, int N, InterpolationKind interpolation, Smoothing smoothing = Smoothing::kreiss4,
+                         int L = 8) {
+    static std::map<std::tuple<int, int, int, InterpolationKind, Smoothing, int>, Errors> solved;
+    const auto key = std::make_tuple(Ky, Kz, N, interpolation, smoothing, L);
     const auto found = solved.find(key);
     if (found != solved.end()) return found->second;
     SchemeSettings s;
@@ -39,7 +40,7 @@ const Errors& ex5_errors(int Ky, int Kz, int N, InterpolationKind interpolation,
     s.N = N;
     s.T = 1.0;
     s.R = 6.0;
-    s.L = 8;
+    s.L = L;
     s.interpolation = interpolation;
     s.smoothing = smoothing;
     const SolveResult r = backend_ops(Backend::omp).solve("ex5", s);
@@ -52,13 +53,13 @@ std::string describe(int Ky, int Kz, InterpolationKind interpolation, Smoothing 
 }
 
 // The observed order of y or z between N and 2N is at least expected - 0.3.
-void check_order(int Ky, int Kz, int N, InterpolationKind interpolation, bool of_y, double expected) {
-    const Errors& coarse = ex5_errors(Ky, Kz, N, interpolation);
-    const Errors& fine = ex5_errors(Ky, Kz, 2 * N, interpolation);
+void check_order(int Ky, int Kz, int N, InterpolationKind interpolation, bool of_y, double expected, int L = 8) {
+    const Errors& coarse = ex5_errors(Ky, Kz, N, interpolation, Smoothing::kreiss4, L);
+    const Errors& fine = ex5_errors(Ky, Kz, 2 * N, interpolation, Smoothing::kreiss4, L);
     const double e_coarse = of_y ? coarse.y : coarse.z, e_fine = of_y ? fine.y : fine.z;
     const double order = observed_order(e_coarse, e_fine);
     BOOST_CHECK_MESSAGE(order >= expected - 0.3, describe(Ky, Kz, interpolation, Smoothing::kreiss4)
-                                                     << ": order of " << (of_y ? "y" : "z") << " expected >= "
+                                                     << ", L = " << L << ": order of " << (of_y ? "y" : "z") << " expected >= "
                                                      << expected - 0.3 << ", got " << order << " (errors "
                                                      << scientific(e_coarse) << " at N = " << N << ", "
                                                      << scientific(e_fine) << " at N = " << 2 * N << ")");
@@ -119,27 +120,35 @@ BOOST_AUTO_TEST_CASE(smoothing_averages_along_the_normal) {
     check_close("the 1D average", kernel.average(ramp_1d, x, dx, kinks_of(kink.offset)), kernel.average(ramp, w, dx, kink), 1e-15);
 }
 
+// With the paper's L = 8 the Gauss-Hermite reads leave errors of a few 1e-6 in y_0 and z_0, which hide the orders where
+// the scheme's own error is that small, at Kz = 2 from N = 16: with exact start values, Ky = 1, Kz = 2 gives y errors
+// 1.1e-5, 7.6e-6, 3.4e-6 at N = 16, 32, 64 with L = 8, 3.1e-5, 3.5e-6, 1.4e-6 with L = 16; K = 2 gives z errors
+// 8.3e-6, 2.8e-6, 1.1e-6 with L = 8, 1.3e-5, 1.7e-6 at N = 16, 32 with L = 16. Those cases take L = 16.
 BOOST_AUTO_TEST_CASE(converges_at_the_schemes_orders) {
     BOOST_TEST_MESSAGE("ex5, Ky = Kz = K, Kreiss smoothing Phi_4 and the kink-line rule: y and z orders >= min(K, 3) - 0.3; "
-                       "spline K = 1, 2 (N = 16 -> 32), 3, 4 (N = 8 -> 16); bicubic K = 1 (16 -> 32), 3 (8 -> 16)");
+                       "spline K = 1 (N = 16 -> 32), 2 (N = 16 -> 32, L = 16), 3, 4 (N = 8 -> 16); bicubic K = 1 "
+                       "(16 -> 32), 3 (8 -> 16)");
     struct Case {
         InterpolationKind interpolation;
-        int K, N;
+        int K, N, L;
     };
-    for (const Case& c : {Case{InterpolationKind::spline, 1, 16}, Case{InterpolationKind::spline, 2, 16},
-                          Case{InterpolationKind::spline, 3, 8}, Case{InterpolationKind::spline, 4, 8},
-                          Case{InterpolationKind::bicubic, 1, 16}, Case{InterpolationKind::bicubic, 3, 8}})
-        for (bool of_y : {true, false}) check_order(c.K, c.K, c.N, c.interpolation, of_y, std::min(c.K, 3));
+    for (const Case& c : {Case{InterpolationKind::spline, 1, 16, 8}, Case{InterpolationKind::spline, 2, 16, 16},
+                          Case{InterpolationKind::spline, 3, 8, 8}, Case{InterpolationKind::spline, 4, 8, 8},
+                          Case{InterpolationKind::bicubic, 1, 16, 8}, Case{InterpolationKind::bicubic, 3, 8, 8}})
+        for (bool of_y : {true, false}) check_order(c.K, c.K, c.N, c.interpolation, of_y, std::min(c.K, 3), c.L);
 }
 
 BOOST_AUTO_TEST_CASE(y_gains_an_order_with_kz_one_higher) {
-    BOOST_TEST_MESSAGE("ex5, spline, Kz = Ky + 1: y order >= Ky + 1 - 0.3 (Ky = 1: N = 16 -> 32; Ky = 2: N = 8 -> 16)");
-    check_order(1, 2, 16, InterpolationKind::spline, true, 2);
+    BOOST_TEST_MESSAGE("ex5, spline, Kz = Ky + 1: y order >= Ky + 1 - 0.3 (Ky = 1: N = 16 -> 32, L = 16; Ky = 2: N = 8 -> "
+                       "16)");
+    check_order(1, 2, 16, InterpolationKind::spline, true, 2, 16);
     check_order(2, 3, 8, InterpolationKind::spline, true, 3);
 }
 
+// The main steps' reads of the terminal layer carry the smoothing (or its absence); the Feynman-Kac start-up reads g
+// itself (measured without smoothing: z errors 9.5e-3, 9.9e-3, 4.1e-3 at N = 8, 16, 32).
 BOOST_AUTO_TEST_CASE(without_smoothing_the_order_drops) {
-    BOOST_TEST_MESSAGE("ex5, spline, K = 2, N = 8, 16, 32: with --smoothing none the z errors stay above 1e-2 (mean order "
+    BOOST_TEST_MESSAGE("ex5, spline, K = 2, N = 8, 16, 32: with --smoothing none the z errors stay above 1e-3 (mean order "
                        "<= 1; the interpolant of the jump of z costs O(1) near the line), with Phi_4 they fall at mean "
                        "order >= 1.7 to below 1e-5");
     for (Smoothing smoothing : {Smoothing::none, Smoothing::kreiss4}) {
@@ -148,14 +157,14 @@ BOOST_AUTO_TEST_CASE(without_smoothing_the_order_drops) {
         const double mean_order = observed_order(e[0], e[2]) / 2;
         const bool smoothed = smoothing == Smoothing::kreiss4;
         const bool as_expected = smoothed ? mean_order >= 1.7 && e[2] < 1e-5
-                                          : mean_order <= 1.0 && *std::min_element(e.begin(), e.end()) > 1e-2;
+                                          : mean_order <= 1.0 && *std::min_element(e.begin(), e.end()) > 1e-3;
         std::ostringstream got;
         if (smoothed)
             got << "mean order N = 8 -> 32 expected >= 1.7, got " << mean_order << "; z error at N = 32 expected < "
                 << scientific(1e-5) << ", got " << scientific(e[2]);
         else
             got << "mean order N = 8 -> 32 expected <= 1, got " << mean_order << "; smallest z error expected > "
-                << scientific(1e-2) << ", got " << scientific(*std::min_element(e.begin(), e.end()));
+                << scientific(1e-3) << ", got " << scientific(*std::min_element(e.begin(), e.end()));
         BOOST_CHECK_MESSAGE(as_expected, describe(2, 2, InterpolationKind::spline, smoothing)
                                              << ": " << got.str() << " (z errors " << scientific(e[0]) << ", "
                                              << scientific(e[1]) << ", " << scientific(e[2]) << " at N = 8, 16, 32)");

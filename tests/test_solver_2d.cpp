@@ -32,10 +32,12 @@ SolveResult solve_2d(const std::string& problem, InterpolationKind interpolation
 const InterpolationKind interpolations[] = {InterpolationKind::spline, InterpolationKind::bicubic};
 
 // The separable pass (separable_pass.h) against the fused pass on `backend`: ex4 (no kink) and ex5 (kinked terminal
-// layer), K = 3, N = 8, the multistep start-up (S = 4: passes of 4 and 8 fine steps per step), L = 8, R = 8, the tensor spline.
+// layer), K = 3, N = 8, the multistep start-up (S = 4: passes of 4 and 8 fine steps per step, each read by the pass),
+// L = 8, R = 8, the tensor spline.
 void check_separable_equals_fused(Backend backend) {
     for (const char* problem : {"ex4", "ex5"}) {
         SchemeSettings s = settings_2d(3, 8);
+        s.startup = Startup::multistep;
         const SolveResult separable = backend_ops(backend).solve(problem, s);
         s.separable_pass = false;
         const SolveResult fused = backend_ops(backend).solve(problem, s);

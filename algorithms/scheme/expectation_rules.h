@@ -193,6 +193,24 @@ struct GaussLegendre16 {
     }
 };
 
+// integral_lo^hi phi(u) p(u) du, p the N(0, v) density, in equal panels of width <= width with Rule on each:
+// emit(u, omega) for each node, omega = the panel's Gauss-Legendre weight times p(u). The lanes share the nodes (panel
+// m, node q: k = m Rule::points + q).
+template <class Rule, class Emit, class Lanes>
+__host__ __device__ void normal_density_panels(double lo, double hi, double width, double variance, const Emit& emit,
+                                               const Lanes& lanes) {
+    if (!(hi > lo)) return;
+    const int pieces = static_cast<int>(ceil((hi - lo) / width - 1e-9));  // 4 band panels, not 5 by round-off
+    const int count = pieces > 1 ? pieces : 1;
+    const double h = (hi - lo) / count;
+    const double density = 1.0 / sqrt(2.0 * 3.14159265358979323846 * variance);
+    for (int k = lanes.lane(); k < count * Rule::points; k += Lanes::size) {
+        const int m = k / Rule::points, q = k % Rule::points;
+        const double u = lo + (m + 0.5 * (1.0 + Rule::node(q))) * h;
+        emit(u, 0.5 * h * Rule::weight(q) * density * exp(-0.5 * u * u / variance));
+    }
+}
+
 // 2D, the terminal layer of data kinked along the line {w : n . w = c} (KinkLine). The Gaussian is rotation
 // invariant, so with the tangent t = (-n_2, n_1)
 //   E[phi(w + dW)] = integral integral phi(w + u n + v t) p(u) p(v) du dv,   p the N(0, v) density:
@@ -263,28 +281,27 @@ struct KinkLineExpectation {
 private:
     __host__ __device__ static double clamp(double x, double U) { return x < -U ? -U : (x > U ? U : x); }
 
-    // [lo, hi] in equal panels of width <= width, Rule on each, times the tensor Gauss-Hermite line in v. The lanes
-    // share the nodes in u (panel m, node q: k = m Rule::points + q), each taking all L nodes in v of its own, so that
-    // a node's weight in u (its exp) is made once.
+    // [lo, hi] in panels (normal_density_panels) times the tensor Gauss-Hermite line in v: each lane takes all L
+    // nodes in v of its nodes in u, so that a node's weight in u (its exp) is made once.
     template <class Rule, class Sink, class Lanes>
     __host__ __device__ void panels(double lo, double hi, double width, double variance, Sink& sink,
                                     const Lanes& lanes) const {
-        if (!(hi > lo)) return;
-        const int pieces = static_cast<int>(ceil((hi - lo) / width - 1e-9));  // 4 band panels, not 5 by round-off
-        const int count = pieces > 1 ? pieces : 1;
-        const double h = (hi - lo) / count, shift = sqrt(2.0 * variance);
-        const double density = 1.0 / sqrt(2.0 * 3.14159265358979323846 * variance);
-        for (int k = lanes.lane(); k < count * Rule::points; k += Lanes::size) {
-            const int m = k / Rule::points, q = k % Rule::points;
-            const double u = lo + (m + 0.5 * (1.0 + Rule::node(q))) * h;
-            const double omega_u = 0.5 * h * Rule::weight(q) * density * exp(-0.5 * u * u / variance);
-            for (int l = 0; l < L; ++l) {
-                const double v = shift * nodes[l];
-                sink.add(Vec2{{u * kink.normal[0] - v * kink.normal[1], u * kink.normal[1] + v * kink.normal[0]}},
-                         omega_u * weights[l]);
+        normal_density_panels<Rule>(lo, hi, width, variance, AlongTheLine<Sink>{*this, sink, sqrt(2.0 * variance)},
+                                    lanes);
+    }
+    template <class Sink>
+    struct AlongTheLine {
+        const KinkLineExpectation& rule;
+        Sink& sink;
+        double shift;  // sqrt(2 v)
+        __host__ __device__ void operator()(double u, double omega_u) const {
+            const Vec2 n = rule.kink.normal;
+            for (int l = 0; l < rule.L; ++l) {
+                const double v = shift * rule.nodes[l];
+                sink.add(Vec2{{u * n[0] - v * n[1], u * n[1] + v * n[0]}}, omega_u * rule.weights[l]);
             }
         }
-    }
+    };
 };
 
 }  // namespace bsde

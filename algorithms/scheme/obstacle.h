@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../core/affine_driver.h"
 #include "../core/errors.h"
 #include "../core/point.h"
 #include "grid.h"
@@ -31,6 +32,11 @@ struct has_obstacle_z<P, std::void_t<decltype(std::declval<const P&>().obstacle_
 // with an obstacle.
 template <class Problem>
 constexpr bool records_exercise_boundary = has_obstacle<Problem>::value && Problem::dimension == 1;
+
+// Whether a problem's start-up layers can come from the Feynman-Kac formula (algorithms/sweep/feynman_kac_layer.h): an
+// affine driver and no obstacle, whose reflection the formula does not hold.
+template <class Problem>
+constexpr bool feynman_kac_applies = has_affine_driver<Problem>::value && !has_obstacle<Problem>::value;
 
 // With an obstacle, y's step of order Ky > 1 reads layer n + Ky and sees the projections of the Ky - 1 layers between
 // only through the driver: the price is about that of Ky times fewer exercise dates (am-put: 2.2 and 3.0 times Ky = 1's

@@ -12,7 +12,15 @@
 
 namespace bsde {
 
-std::string to_string(Startup startup) { return startup == Startup::exact ? "exact" : "multistep"; }
+std::string to_string(Startup startup) {
+    switch (startup) {
+        case Startup::automatic: return "auto";
+        case Startup::multistep: return "multistep";
+        case Startup::feynman_kac: return "feynman-kac";
+        case Startup::exact: return "exact";
+    }
+    return "?";
+}
 
 std::string to_string(InterpolationKind interpolation) {
     return interpolation == InterpolationKind::bicubic   ? "bicubic"
@@ -28,9 +36,11 @@ InterpolationKind parse_interpolation(const std::string& name) {
 }
 
 Startup parse_startup(const std::string& name) {
+    if (name == "auto") return Startup::automatic;
     if (name == "multistep") return Startup::multistep;
     if (name == "exact") return Startup::exact;
-    throw InputError("--startup " + quoted(name) + ": allowed values are multistep, exact");
+    if (name == "feynman-kac") return Startup::feynman_kac;
+    throw InputError("--startup " + quoted(name) + ": allowed values are auto, multistep, feynman-kac, exact");
 }
 
 std::string to_string(Smoothing smoothing) {
@@ -172,12 +182,14 @@ void check_startup_options(const SchemeSettings& s, bool substeps_given, bool re
     const std::string given = std::string(substeps_given ? "--startup-substeps" : "") +
                               (substeps_given && refine_given ? ", " : "") + (refine_given ? "--startup-refine" : "");
     require(s.startup == Startup::multistep,
-            given + ": only for --startup multistep (the exact start-up takes no substeps and no grid of its own)");
+            given + ": only for --startup multistep; this run's start-up, " + to_string(s.startup) +
+                (s.startup == Startup::feynman_kac ? " (the default for a driver affine in y and z)" : "") +
+                ", takes no fine steps and no grid of its own");
     require(largest_K > 1, given + ": only for K >= 2 (K = 1 needs no start-up layers)");
 }
 
 double startup_substeps(const SchemeSettings& s, int N) {
-    if (s.startup == Startup::exact || s.K() == 1) return 0.0;
+    if (s.startup != Startup::multistep || s.K() == 1) return 0.0;
     return s.startup_substeps > 0 ? s.startup_substeps : std::max(4.0, std::ceil(0.5 / std::sqrt(s.T / N)));
 }
 

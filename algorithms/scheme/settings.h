@@ -13,11 +13,18 @@
 namespace bsde {
 
 enum class Startup {
-    multistep,  // layers N-1..N-K+1 by the same scheme on fine steps dt / S and dt / 2S, Richardson-extrapolated
-    exact       // verification mode: the exact solution (only for problems that have one)
+    automatic,    // feynman_kac where it applies (feynman_kac_applies, obstacle.h), else multistep: resolved_startup
+    multistep,    // layers N-1..N-K+1 by the same scheme on fine steps dt / S and dt / 2S, Richardson-extrapolated
+    feynman_kac,  // an affine driver's layers from the terminal data by the Feynman-Kac formula (feynman_kac_layer.h)
+    exact         // verification mode: the exact solution (only for problems that have one)
 };
 std::string to_string(Startup startup);
 Startup parse_startup(const std::string& name);  // throws InputError
+// The start-up a run takes: `requested`, or for automatic feynman_kac where it applies to the problem, else multistep.
+inline Startup resolved_startup(Startup requested, bool feynman_kac_applies) {
+    if (requested != Startup::automatic) return requested;
+    return feynman_kac_applies ? Startup::feynman_kac : Startup::multistep;
+}
 
 std::string to_string(InterpolationKind interpolation);
 InterpolationKind parse_interpolation(const std::string& name);  // throws InputError
@@ -38,7 +45,7 @@ struct SchemeSettings {
     // stop when |change| <= tolerance (s + |y|), s = E|g(W_T)| the terminal data's mean magnitude (PicardStop,
     // sweep_functors.h)
     double picard_tolerance = 1e-15;
-    Startup startup = Startup::multistep;
+    Startup startup = Startup::automatic;
     int startup_substeps = 0;    // S: the start-up's passes take S and 2 S fine steps per step; 0 = automatic
     int startup_refine = 0;      // r: the start-up runs on r M intervals per axis; 0 = automatic (startup_refinement)
     SplineBoundary spline = SplineBoundary::not_a_knot;
@@ -95,9 +102,9 @@ void check_multistep_order(const std::string& name, int K);
 constexpr int max_startup_substeps = 10000;
 
 // S, the fine steps per time step of the start-up's coarser pass (its finer one takes 2 S), with N steps: 0 where it
-// has none (--startup exact, or K = 1), else --startup-substeps or the automatic max(4, ceil(sqrt(N / T) / 2)): the
-// finer pass's steps dt / 2S are at most dt^(3/2), and at least 4 keeps the start-up's error below the scheme's at
-// small N (bs-call T = 1, K = 3, N = 16: S = 2 gives a z error 0.4x the exact start-up's, S = 4 1.3x: its own error
+// has none (a start-up other than multistep, or K = 1; resolve Startup::automatic first, resolved_startup), else
+// --startup-substeps or the automatic max(4, ceil(sqrt(N / T) / 2)): the finer pass's steps dt / 2S are at most
+// dt^(3/2), and at least 4 keeps the start-up's error below the scheme's at small N (bs-call T = 1, K = 3, N = 16: S = 2 gives a z error 0.4x the exact start-up's, S = 4 1.3x: its own error
 // is of the scheme's size at S = 2); a double, as the automatic count may pass int's range (validate() refuses that).
 double startup_substeps(const SchemeSettings& settings, int N);
 inline double startup_substeps(const SchemeSettings& settings) { return startup_substeps(settings, settings.N); }
@@ -181,7 +188,8 @@ struct SolveResult {
     std::string problem, device;
     int dimension = 1;           // d: the grid has (M+1)^d points, point p = i_1 (M+1) + i_2 in 2D
     int M = 0;
-    int startup_substeps = 0;    // 0 when the start-up was exact
+    Startup startup = Startup::multistep;  // the start-up the run took (resolved_startup)
+    int startup_substeps = 0;    // 0 when the start-up was not multistep
     int startup_refine = 0;      // startup_refinement: the start-up's grid has startup_refine M intervals per axis
     bool terminal_kinked = false;  // the problem's terminal data have a kink (smoothed by settings.smoothing)
     std::vector<double> w, y, z;                // t = 0 on the whole grid; w and z: d columns of (M+1)^d

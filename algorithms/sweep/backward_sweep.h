@@ -39,6 +39,7 @@
 #include "../core/raw_pointer.h"
 #include "../scheme/run_time.h"
 #include "exercise_boundary.h"
+#include "feynman_kac_layer.h"
 #include "separable_pass.h"
 #include "solution_at_zero.h"
 #include "step_status_log.h"
@@ -73,6 +74,11 @@ private:
                                               SplineOptions{settings.spline, settings.spline_solve})) {
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
+        s_.startup = resolved_startup(s_.startup, feynman_kac_applies<Problem>);
+        if (s_.startup == Startup::feynman_kac && !feynman_kac_applies<Problem>)
+            throw InputError("--startup feynman-kac: problem " + std::string(Problem::name) +
+                             (has_obstacle<Problem>::value ? " is reflected on an obstacle" : "'s driver is not affine") +
+                             "; --startup multistep takes any problem");
         substeps_ = static_cast<int>(startup_substeps(s_));
         const bool own_grid = refinement == 1;
         if (own_grid) {
@@ -139,6 +145,8 @@ public:
         } else if (startup_sweep_) {
             startup_sweep_->run_startup(picard_.scale, picard_scale_source_);
             take_startup(*startup_sweep_, ring);
+        } else if (s_.startup == Startup::feynman_kac) {
+            feynman_kac_startup(ring);
         } else if (substeps_ > 0) {
             multistep_startup(ring);
         }
@@ -282,10 +290,7 @@ private:
 
     // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
     void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
-        // the 2D rule of a terminal layer kinked along a line (unused otherwise)
-        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
-                                            space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
-        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
+        const KinkLineExpectation kink_line_rule = terminal_kink_line_rule();
         using Rule = GaussHermiteOnGrid<typename Evaluator::Shift>;
         const Rule smooth_rule{node_table(dt), s_.L, stage_};
         constexpr bool kinked = has_terminal_kink<Problem>::value;
@@ -331,6 +336,30 @@ private:
         const int fit_start = phase_mark();
         fit(ring.layer(n));
         phase_span(&SweepPhaseSeconds::fit, fit_start);
+    }
+
+    // The 2D rule of a terminal layer kinked along a line (unused otherwise).
+    KinkLineExpectation terminal_kink_line_rule() const {
+        KinkLineExpectation rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
+                                 space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
+        if constexpr (d == 2 && has_terminal_kink<Problem>::value) rule.kink = problem_.terminal_kink();
+        return rule;
+    }
+
+    // Layers N-1..N-K+1 of a problem with an affine driver and no obstacle by the Feynman-Kac formula, each from the
+    // terminal layer (feynman_kac_layer.h).
+    void feynman_kac_startup(const LayerRingView& ring) {
+        if constexpr (feynman_kac_applies<Problem>) {
+            for (int j = 1; j < K_; ++j) {
+                const double tau = j * time_.dt();
+                const FeynmanKacLayer<Problem> layer{problem_, ring.layer(s_.N - j), grid_, tau,
+                                                     AffineFlow<d>::over(problem_, s_.T - tau, s_.T),
+                                                     {raw(nodes_), raw(weights_), s_.L}};
+                thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
+                                 thrust::counting_iterator<int>(points_), layer);
+                fit(ring.layer(s_.N - j));
+            }
+        }
     }
 
     // A reflected BSDE's layer at t, computed and not yet fitted, projected onto y >= h(t, w) (ObstacleProjection),
@@ -529,6 +558,7 @@ private:
     void collect(const LayerView& layer, SolveResult& result) {
         result.dimension = d;
         result.M = space_.M;
+        result.startup = s_.startup;
         result.startup_substeps = substeps_;
         result.startup_refine = startup_refine_;
         result.terminal_kinked = has_terminal_kink<Problem>::value;

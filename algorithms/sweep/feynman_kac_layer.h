@@ -1,0 +1,201 @@
+// The start-up layers of a problem with an affine driver, f = a(t) + b(t) y + c(t) . z (affine_driver.h), and no
+// obstacle, from the terminal layer alone by the Feynman-Kac formula (scheme.md, "Start-up values"): with
+// tau = T - t,
+//   y(t, w) = e^B E[g(w + C + dW)] + A,   z(t, w) = e^B E[g(w + C + dW) dW] / tau,   dW ~ N(0, tau I),
+//   B = int_t^T b,   C = int_t^T c,   A = int_t^T a(s) e^(int_t^s b) ds
+// (the weight Gamma_{t,s} = exp(int b + int c . dW - |c|^2 / 2 int 1) of the linear BSDE, and Girsanov's shift
+// of W by int c). It is exact in time: each layer N-j is one Gaussian integral of g at variance j dt, with no fine steps
+// whose z divides the interpolation's error by a small step.
+#pragma once
+#include <cmath>
+
+#include "../core/affine_driver.h"
+#include "../core/host_device.h"
+#include "../core/point.h"
+#include "../scheme/expectation_rules.h"
+#include "sweep_functors.h"
+
+namespace bsde {
+
+// B, C and A of the formula above for the interval [t, T], by 16-point Gauss-Legendre in s (and in the inner
+// integral of b): exact to rounding for coefficients constant in time.
+template <int d>
+struct AffineFlow {
+    double B = 0.0;
+    Point<d> C{};
+    double A = 0.0;
+
+    template <class Problem>
+    static AffineFlow over(const Problem& problem, double t, double T) {
+        AffineFlow flow;
+        const double half = 0.5 * (T - t);
+        for (int q = 0; q < GaussLegendre16::points; ++q) {
+            const double s = t + half * (1.0 + GaussLegendre16::node(q)), weight = half * GaussLegendre16::weight(q);
+            const AffineDriver<d> f = problem.driver_at(s);
+            flow.B += weight * f.b;
+            for (int k = 0; k < d; ++k) component(flow.C, k) += weight * component(f.c, k);
+            flow.A += weight * f.a * std::exp(integral_of_b(problem, t, s));
+        }
+        return flow;
+    }
+
+private:
+    template <class Problem>
+    static double integral_of_b(const Problem& problem, double t, double s) {
+        const double half = 0.5 * (s - t);
+        double sum = 0.0;
+        for (int q = 0; q < GaussLegendre16::points; ++q)
+            sum += half * GaussLegendre16::weight(q) * problem.driver_at(t + half * (1.0 + GaussLegendre16::node(q))).b;
+        return sum;
+    }
+};
+
+// E[g(x + dW)], E[g(x + dW) dW] and E[|g(x + dW)|] of a problem's terminal data about a point x, over a rule's
+// increments dW.
+template <class Problem>
+struct TerminalMomentsAbout {
+    static constexpr int d = Problem::dimension, dimension = d;
+    const Problem& problem;
+    Point<d> x;
+    double y = 0.0, magnitude = 0.0;
+    Point<d> y_dw{};
+    __host__ __device__ void add(const Point<d>& dW, double omega) {
+        const double g = problem.terminal_y(x + dW);
+        y += omega * g;
+        magnitude += omega * fabs(g);
+        for (int k = 0; k < d; ++k) component(y_dw, k) += omega * g * component(dW, k);
+    }
+};
+
+// The Gaussian integral of the terminal data about x along the line x + u n (1D: n = 1; 2D: n the kink line's normal,
+// times Gauss-Hermite along the line, t = (-n_2, n_1)): F(u) = g(x + u n) in 1D, sum_l omega_l g(x + u n + v_l t) in
+// 2D, integrated against the N(0, tau) density of u in panels cut at the kinks (the offsets u of g's kinks from x,
+// sorted), where F is smooth between them. Over [-8.5 sd, 8.5 sd], then outward a panel at a time while F's
+// weight at the edge is above 1e-16 of the magnitude so far: data that grow like e^(sigma u) put their weight about
+// sigma tau from x, which at a large sigma sqrt(tau) lies beyond 8.5 sd.
+template <class Problem>
+struct NormalLineIntegral {
+    static constexpr int d = Problem::dimension;
+    static constexpr int most_cuts = KinkPoints::capacity;
+    static constexpr double reach = 8.5, panel = 17.0 / 3.0;  // in sd
+    static constexpr int most_panels_outward = 64;            // on each side
+    TerminalMomentsAbout<Problem>& moments;
+    Point<d> normal;
+    const GaussHermiteExpectation& along;  // 2D: the nodes v_l = sqrt(2 tau) a_l along the line
+    double cuts[most_cuts];
+    int count;
+    double tau;
+
+    __host__ __device__ void operator()(double u, double omega) const {
+        if constexpr (d == 1) {
+            moments.add(u, omega);
+        } else {
+            const double shift = sqrt(2.0 * tau);
+            for (int l = 0; l < along.L; ++l) {
+                const double v = shift * along.nodes[l];
+                moments.add(Vec2{{u * normal[0] - v * normal[1], u * normal[1] + v * normal[0]}}, omega * along.weights[l]);
+            }
+        }
+    }
+
+    __host__ __device__ void integrate() const {
+        const double sd = sqrt(tau), width = panel * sd;
+        pieces(-reach * sd, reach * sd, width);
+        for (int s = 0; s < 2; ++s) {
+            const double side = s == 0 ? 1.0 : -1.0;
+            double edge = reach * sd;
+            for (int p = 0; p < most_panels_outward && edge_weight(side * edge, width) > 1e-16 * moments.magnitude; ++p) {
+                const double next = edge + width;
+                pieces(side > 0 ? edge : -next, side > 0 ? next : -edge, width);
+                edge = next;
+            }
+        }
+    }
+
+private:
+    // [lo, hi] cut at the kinks inside, in panels of width <= width (normal_density_panels, 16-point Gauss-Legendre).
+    __host__ __device__ void pieces(double lo, double hi, double width) const {
+        double from = lo;
+        for (int k = 0; k < count; ++k)
+            if (cuts[k] > lo && cuts[k] < hi) {
+                normal_density_panels<GaussLegendre16>(from, cuts[k], width, tau, *this, SingleLane{});
+                from = cuts[k];
+            }
+        normal_density_panels<GaussLegendre16>(from, hi, width, tau, *this, SingleLane{});
+    }
+    // |F(u)| p(u) width: about what a panel of that width at u would add to the magnitude.
+    __host__ __device__ double edge_weight(double u, double width) const {
+        double F = 0.0;
+        if constexpr (d == 1) {
+            F = fabs(moments.problem.terminal_y(moments.x + u));
+        } else {
+            const double shift = sqrt(2.0 * tau);
+            for (int l = 0; l < along.L; ++l) {
+                const double v = shift * along.nodes[l];
+                F += along.weights[l] *
+                     fabs(moments.problem.terminal_y(moments.x + Vec2{{u * normal[0] - v * normal[1],
+                                                                       u * normal[1] + v * normal[0]}}));
+            }
+        }
+        return F * exp(-0.5 * u * u / tau) / sqrt(2.0 * 3.14159265358979323846 * tau) * width;
+    }
+};
+
+// Layer t = T - tau at grid point i (formula above) from the terminal data g themselves, not the grid's smoothed layer:
+// in 1D by NormalLineIntegral cut at g's kink points; in 2D by NormalLineIntegral across g's kink line where the line
+// lies within 8.5 sd, else by the tensor Gauss-Hermite rule. So the layers err by the quadrature's error alone.
+template <class Problem>
+struct FeynmanKacLayer {
+    static constexpr int d = Problem::dimension;
+    Problem problem;
+    LayerView layer;
+    GridPoints<d> grid;
+    double tau;
+    AffineFlow<d> flow;
+    GaussHermiteExpectation along;  // 2D: Gauss-Hermite along the kink line, and the tensor rule away from it
+
+    __host__ __device__ void operator()(int i) const {
+        TerminalMomentsAbout<Problem> moments{problem, grid(i) + flow.C};
+        NormalLineIntegral<Problem> line{moments, unit_normal(), along, {}, 0, tau};
+        if constexpr (d == 1) {
+            if constexpr (has_terminal_kink<Problem>::value) {
+                const KinkPoints kinks = kinks_of(problem.terminal_kink());
+                for (int k = 0; k < kinks.count; ++k) insert_cut(line, kinks.at[k] - moments.x);
+            }
+            line.integrate();
+        } else {
+            // away from the kink line (or without one) the tensor Gauss-Hermite rule of the main steps, whose --L the
+            // problem's checks size for its data at the larger variance K dt
+            double u = INFINITY;
+            if constexpr (has_terminal_kink<Problem>::value) u = -problem.terminal_kink().distance(moments.x);
+            if (fabs(u) < NormalLineIntegral<Problem>::reach * sqrt(tau)) {
+                insert_cut(line, u);
+                line.integrate();
+            } else {
+                along(tau, moments);
+            }
+        }
+        const double growth = exp(flow.B);
+        Point<d> z{};
+        for (int k = 0; k < d; ++k) component(z, k) = growth * component(moments.y_dw, k) / tau;
+        store_point(layer, i, growth * moments.y + flow.A, z);
+    }
+
+private:
+    __host__ __device__ Point<d> unit_normal() const {
+        if constexpr (d == 1) {
+            return 1.0;
+        } else {
+            if constexpr (has_terminal_kink<Problem>::value) return problem.terminal_kink().normal;
+            return Vec2{{1.0, 0.0}};
+        }
+    }
+    // u into the line's sorted cuts
+    __host__ __device__ static void insert_cut(NormalLineIntegral<Problem>& line, double u) {
+        int at = line.count++;
+        for (; at > 0 && line.cuts[at - 1] > u; --at) line.cuts[at] = line.cuts[at - 1];
+        line.cuts[at] = u;
+    }
+};
+
+}  // namespace bsde
