@@ -294,9 +294,11 @@ private:
         using Rule = GaussHermiteOnGrid<typename Evaluator::Shift>;
         const Rule smooth_rule{node_table(dt), s_.L, stage_};
         constexpr bool kinked = has_terminal_kink<Problem>::value;
-        // the young layers' rule in 1D (in 2D every layer is read with L nodes a direction)
-        constexpr bool young_layers_read = kinked && d == 1;
-        const Rule young_rule = young_layers_read ? Rule{young_node_table(dt), young_rule_points(), stage_} : smooth_rule;
+        // the young layers' rule (2D: unstaged, its nodes reaching beyond the stage's rows)
+        constexpr bool young_layers_read = kinked;
+        const Rule young_rule = young_layers_read
+                                    ? Rule{young_node_table(dt), young_rule_points(), d == 1 ? stage_ : StageLayout{}}
+                                    : smooth_rule;
         const StepCoefficients<Evaluator> coefficients{ky,
                                                        kz,
                                                        raw(gamma_y_) + ky * (K_ + 1),
@@ -422,15 +424,18 @@ private:
                                              statuses_.point_statuses()};
             const bool kinked_alone = n + 1 == coefficients.kinked_layer;
             for (int j = K; j >= 1; --j) {
-                const Node* nodes = coefficients.smooth_rule.table + (j - 1) * s_.L;
+                const bool young = coefficients.young(n + j);
+                const GaussHermiteOnGrid<typename Evaluator::Shift>& rule =
+                    young ? coefficients.young_rule : coefficients.smooth_rule;
+                const Node* nodes = rule.table + (j - 1) * rule.L;
                 const SeparableLayerTerms terms =
                     SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problem_, t_n + j * dt));
                 context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
                     SeparableAxis1Sums<Evaluator>::visits(space_.M),
-                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), nodes, s_.L, terms, work}});
+                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), nodes, rule.L, terms, work}});
                 context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
                     points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{
-                                 {evaluator, nodes, s_.L, terms, work, j == K, j == 1 && !kinked_alone, gamma_z[0], solve}});
+                                 {evaluator, nodes, rule.L, terms, work, j == K, j == 1 && !kinked_alone, gamma_z[0], solve}});
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
                         const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);

@@ -176,10 +176,10 @@ struct StepCoefficients {
     CellGaussLegendreExpectation kinked_rule;  // 1D
     KinkLineExpectation kink_line_rule;        // 2D
     int kinked_layer;  // the terminal layer when its data have a kink (read with the kinked rule), else -1
-    // 1D: the young layers, kinked_layer - young_layers .. kinked_layer - 1, are read with young_rule, Gauss-Hermite of
-    // twice the nodes (young_rule.L): a layer j steps from the kink is the kink smoothed over sqrt(j dt), read at a
-    // variance up to K dt, where L nodes can fall badly against it. Their few reads make the cost negligible. 0 where
-    // there are none: smooth data, and 2D, where it did not help (docs/scheme.md, kinked terminal data).
+    // The young layers, kinked_layer - young_layers .. kinked_layer - 1, are read with young_rule, Gauss-Hermite of
+    // twice the nodes (young_rule.L, per axis in 2D): a layer j steps from the kink is the kink smoothed over
+    // sqrt(j dt), read at a variance up to K dt, where L nodes can fall badly against it. Their few reads make the cost
+    // negligible. 0 where there are none: smooth data.
     GaussHermiteOnGrid<typename Evaluator::Shift> young_rule;
     int young_layers;
     __host__ __device__ bool young(int layer) const {
@@ -442,7 +442,7 @@ private:
                 return;
             }
         }
-        if constexpr (reads_kinked_layer && d == 1) {
+        if constexpr (reads_kinked_layer) {
             if (c.young(n + j)) return c.young_rule(j, sink, lanes, nodes);
         }
         c.smooth_rule(j, sink, lanes, nodes);
