@@ -430,7 +430,7 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
                                         : std::string("no transcendental calls")) +
                  (c.driver_known ? "" : " (driver not in the table: counted as 0)") +
                  (c.kinked_terminal ? "; the steps that read the kinked terminal layer use a finer rule there, "
-                                      "and in 1D those that read the K - 1 layers after it twice the nodes there, "
+                                      "and those that read the K - 1 layers after it twice the nodes (a direction) there, "
                                       "whose extra nodes are not counted"
                                     : "") +
                  "\n";
