@@ -1,5 +1,5 @@
 // The start-up layers of a problem with an affine driver, f = a(t) + b(t) y + c(t) . z (affine_driver.h), and no
-// obstacle, from the terminal layer alone by the Feynman-Kac formula (scheme.md, "Start-up values"): with
+// obstacle, from the terminal data alone by the Feynman-Kac formula (scheme.md, "Start-up values"): with
 // tau = T - t,
 //   y(t, w) = e^B E[g(w + C + dW)] + A,   z(t, w) = e^B E[g(w + C + dW) dW] / tau,   dW ~ N(0, tau I),
 //   B = int_t^T b,   C = int_t^T c,   A = int_t^T a(s) e^(int_t^s b) ds
