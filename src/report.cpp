@@ -84,6 +84,8 @@ void print_problems(std::ostream& out) {
         if (p.spot_domain)
             out << indent << "spots: 0.5 to 2 times each initial price (--spots); R is chosen to hold them, at least "
                 << format_number(p.default_R, "%g") << "\n";
+        if (p.feynman_kac_startup)
+            out << indent << "start-up: feynman-kac (its driver is affine in y and z), exact in time\n";
         if (p.parameters.empty()) continue;
         out << indent << "parameters:";
         std::string drifts;

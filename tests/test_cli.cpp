@@ -237,6 +237,14 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"problems"}, "--mu: the price does not depend on it; its default removes the driver's z term");
     check_prints({"problems"},
                  "spots: 0.5 to 2 times each initial price (--spots); R is chosen to hold them, at least 8");
+    {  // the default start-up named where it is not the multistep one: the affine drivers without an obstacle
+        const CliResult r = run({"problems"});
+        const std::regex named("\nex4 +sine-sum +2D [^\n]*\n +start-up: feynman-kac \\(its driver is affine in y and z\\)");
+        const std::regex not_named("\nex1 [^\n]*\n +start-up:");
+        BOOST_CHECK_MESSAGE(std::regex_search(r.out, named) && !std::regex_search(r.out, not_named),
+                            "bsde problems: expected 'start-up: feynman-kac ...' under ex4 and none under ex1, got '"
+                                << r.out << "'");
+    }
     check_prints({"--help"}, "- delta, which removes the driver's z term)");  // wrapped before
     check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put, american-put, ");  // wrapped here
     check_prints({"--help"}, "american-call: default 0.03; ex5, american-exchange: \n");
