@@ -290,7 +290,10 @@ private:
 
     // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
     void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
-        const KinkLineExpectation kink_line_rule = terminal_kink_line_rule();
+        // the 2D rule of a terminal layer kinked along a line (unused otherwise)
+        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
+                                            space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
+        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
         using Rule = GaussHermiteOnGrid<typename Evaluator::Shift>;
         const Rule smooth_rule{node_table(dt), s_.L, stage_};
         constexpr bool kinked = has_terminal_kink<Problem>::value;
@@ -340,16 +343,8 @@ private:
         phase_span(&SweepPhaseSeconds::fit, fit_start);
     }
 
-    // The 2D rule of a terminal layer kinked along a line (unused otherwise).
-    KinkLineExpectation terminal_kink_line_rule() const {
-        KinkLineExpectation rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
-                                 space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
-        if constexpr (d == 2 && has_terminal_kink<Problem>::value) rule.kink = problem_.terminal_kink();
-        return rule;
-    }
-
     // Layers N-1..N-K+1 of a problem with an affine driver and no obstacle by the Feynman-Kac formula, each from the
-    // terminal layer (feynman_kac_layer.h).
+    // terminal data (feynman_kac_layer.h).
     void feynman_kac_startup(const LayerRingView& ring) {
         if constexpr (feynman_kac_applies<Problem>) {
             for (int j = 1; j < K_; ++j) {
