@@ -120,11 +120,7 @@ BOOST_AUTO_TEST_CASE(line_integral_cuts_at_kinks_and_follows_growth) {
                     const CallsAndGrowth g{strikes, growth_sd > 0 ? 1e-3 : 0.0, growth_sd / sd};
                     TerminalMomentsAbout<CallsAndGrowth> moments{g, x};
                     NormalLineIntegral<CallsAndGrowth> line{moments, 1.0, {nullptr, nullptr, 0}, {}, 0, v};
-                    for (double k : strikes) {  // sorted offsets from x
-                        int at = line.count++;
-                        for (; at > 0 && line.cuts[at - 1] > k - x; --at) line.cuts[at] = line.cuts[at - 1];
-                        line.cuts[at] = k - x;
-                    }
+                    for (double k : strikes) line.add_cut(k - x);
                     line.integrate();
                     const auto [y, y_dw] = calls_and_growth_moments(g, x, v);
                     const std::string at = "v = " + std::to_string(v) + ", growth " + std::to_string(growth_sd) +

@@ -295,11 +295,8 @@ private:
         Sink& sink;
         double shift;  // sqrt(2 v)
         __host__ __device__ void operator()(double u, double omega_u) const {
-            const Vec2 n = rule.kink.normal;
-            for (int l = 0; l < rule.L; ++l) {
-                const double v = shift * rule.nodes[l];
-                sink.add(Vec2{{u * n[0] - v * n[1], u * n[1] + v * n[0]}}, omega_u * rule.weights[l]);
-            }
+            for (int l = 0; l < rule.L; ++l)
+                sink.add(across_and_along(rule.kink.normal, u, shift * rule.nodes[l]), omega_u * rule.weights[l]);
         }
     };
 };

@@ -104,8 +104,9 @@ constexpr int max_startup_substeps = 10000;
 // S, the fine steps per time step of the start-up's coarser pass (its finer one takes 2 S), with N steps: 0 where it
 // has none (a start-up other than multistep, or K = 1; resolve Startup::automatic first, resolved_startup), else
 // --startup-substeps or the automatic max(4, ceil(sqrt(N / T) / 2)): the finer pass's steps dt / 2S are at most
-// dt^(3/2), and at least 4 keeps the start-up's error below the scheme's at small N (bs-call T = 1, K = 3, N = 16: S = 2 gives a z error 0.4x the exact start-up's, S = 4 1.3x: its own error
-// is of the scheme's size at S = 2); a double, as the automatic count may pass int's range (validate() refuses that).
+// dt^(3/2), and at least 4 keeps the start-up's error below the scheme's at small N (bs-call T = 1, K = 3, N = 16:
+// S = 2 gives a z error 0.4x the exact start-up's, S = 4 1.3x: its own error is of the scheme's size at S = 2); a
+// double, as the automatic count may pass int's range (validate() refuses that).
 double startup_substeps(const SchemeSettings& settings, int N);
 inline double startup_substeps(const SchemeSettings& settings) { return startup_substeps(settings, settings.N); }
 

@@ -54,6 +54,11 @@ struct KinkLine {
     __host__ __device__ double distance(const Vec2& w) const { return normal[0] * w[0] + normal[1] * w[1] - offset; }
 };
 
+// u n + v t, t = (-n_2, n_1): the point u across and v along a line of unit normal n, from a point on it.
+__host__ __device__ inline Vec2 across_and_along(const Vec2& n, double u, double v) {
+    return Vec2{{u * n[0] - v * n[1], u * n[1] + v * n[0]}};
+}
+
 // The kinks of 1D terminal data: the points at[0..count-1], count <= capacity, in any order (a payoff with several
 // strikes).
 struct KinkPoints {

@@ -91,11 +91,16 @@ struct NormalLineIntegral {
             moments.add(u, omega);
         } else {
             const double shift = sqrt(2.0 * tau);
-            for (int l = 0; l < along.L; ++l) {
-                const double v = shift * along.nodes[l];
-                moments.add(Vec2{{u * normal[0] - v * normal[1], u * normal[1] + v * normal[0]}}, omega * along.weights[l]);
-            }
+            for (int l = 0; l < along.L; ++l)
+                moments.add(across_and_along(normal, u, shift * along.nodes[l]), omega * along.weights[l]);
         }
+    }
+
+    // u, the offset of a kink from x, into the sorted cuts.
+    __host__ __device__ void add_cut(double u) {
+        int at = count++;
+        for (; at > 0 && cuts[at - 1] > u; --at) cuts[at] = cuts[at - 1];
+        cuts[at] = u;
     }
 
     __host__ __device__ void integrate() const {
@@ -130,12 +135,9 @@ private:
             F = fabs(moments.problem.terminal_y(moments.x + u));
         } else {
             const double shift = sqrt(2.0 * tau);
-            for (int l = 0; l < along.L; ++l) {
-                const double v = shift * along.nodes[l];
+            for (int l = 0; l < along.L; ++l)
                 F += along.weights[l] *
-                     fabs(moments.problem.terminal_y(moments.x + Vec2{{u * normal[0] - v * normal[1],
-                                                                       u * normal[1] + v * normal[0]}}));
-            }
+                     fabs(moments.problem.terminal_y(moments.x + across_and_along(normal, u, shift * along.nodes[l])));
         }
         return F * exp(-0.5 * u * u / tau) / sqrt(2.0 * 3.14159265358979323846 * tau) * width;
     }
@@ -160,7 +162,7 @@ struct FeynmanKacLayer {
         if constexpr (d == 1) {
             if constexpr (has_terminal_kink<Problem>::value) {
                 const KinkPoints kinks = kinks_of(problem.terminal_kink());
-                for (int k = 0; k < kinks.count; ++k) insert_cut(line, kinks.at[k] - moments.x);
+                for (int k = 0; k < kinks.count; ++k) line.add_cut(kinks.at[k] - moments.x);
             }
             line.integrate();
         } else {
@@ -169,7 +171,7 @@ struct FeynmanKacLayer {
             double u = INFINITY;
             if constexpr (has_terminal_kink<Problem>::value) u = -problem.terminal_kink().distance(moments.x);
             if (fabs(u) < NormalLineIntegral<Problem>::reach * sqrt(tau)) {
-                insert_cut(line, u);
+                line.add_cut(u);
                 line.integrate();
             } else {
                 along(tau, moments);
@@ -189,12 +191,6 @@ private:
             if constexpr (has_terminal_kink<Problem>::value) return problem.terminal_kink().normal;
             return Vec2{{1.0, 0.0}};
         }
-    }
-    // u into the line's sorted cuts
-    __host__ __device__ static void insert_cut(NormalLineIntegral<Problem>& line, double u) {
-        int at = line.count++;
-        for (; at > 0 && line.cuts[at - 1] > u; --at) line.cuts[at] = line.cuts[at - 1];
-        line.cuts[at] = u;
     }
 };
 
