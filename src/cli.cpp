@@ -100,7 +100,7 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     const SolveResult result = ops.solve(invocation.problem, settings);
     SolveEstimate estimate;
     estimate.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    estimate.cost = estimate_cost(settings, result.dimension, result.terminal_kinked);
+    estimate.cost = estimate_cost(settings, result.dimension);
     estimate.wanted = estimate_wanted(invocation.estimate, estimate.cost);
     if (estimate.wanted)
         estimate.estimate = estimate_errors(

@@ -27,9 +27,8 @@ SchemeSettings coarse_settings(const SchemeSettings& settings) {
     return coarse;
 }
 
-double estimate_cost(const SchemeSettings& s, int dimension, bool terminal_kinked) {
-    return node_evaluations(coarse_settings(s), dimension, terminal_kinked) /
-           node_evaluations(s, dimension, terminal_kinked);
+double estimate_cost(const SchemeSettings& s, int dimension) {
+    return node_evaluations(coarse_settings(s), dimension) / node_evaluations(s, dimension);
 }
 
 bool estimate_wanted(EstimateMode mode, double cost) {

@@ -38,7 +38,7 @@ inline int coarse_steps(int N) { return N / 2; }
 SchemeSettings coarse_settings(const SchemeSettings& settings);
 
 // The second solve's expected cost over the run's: the ratio of their node evaluations (node_evaluations, settings.h).
-double estimate_cost(const SchemeSettings& settings, int dimension, bool terminal_kinked);
+double estimate_cost(const SchemeSettings& settings, int dimension);
 
 // Whether the estimate is made: always with on, never with off, and by default where its cost is at most
 // estimate_cost_limit.

@@ -102,10 +102,10 @@ po::options_description shared_options() {
          "else multistep), feynman-kac (each layer one Gaussian integral of the terminal data, exact in time), "
          "multistep (the scheme on fine steps dt/S and dt/2S, Richardson-extrapolated) or exact (verification only)")
         ("startup-substeps", po::value<std::string>()->value_name("S"),
-         "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = max(4, ceil(dt^-1/2 / 2)))")
+         "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = the least multiple of Ky at least ceil(sqrt(N / T) / 8))")
         ("startup-refine", po::value<std::string>()->value_name("R"),
          "the multistep start-up runs on a grid R times finer per axis, whose every R-th point gives the main grid's "
-         "layers (1 to 8; default 0 = 2 for kinked terminal data, 1 otherwise)")
+         "layers (1 to 8; default 0 = 2 in 1D, 1 in 2D)")
         ("grid-order", po::value<std::string>()->value_name("Q"),
          "match the space grid to order Q: dx = dt^((Q+1)/4) (default 0 = min(Ky+1, Kz, 3), the paper's rule)")
         ("smoothing", po::value<std::string>()->value_name("KIND"),

@@ -127,10 +127,10 @@ double study_estimate_cost(const std::string& problem, const SchemeSettings& bas
     for (int K : Ks)
         for (int N : Ns) {
             const SchemeSettings s = case_settings(base, K, N);
-            const double evaluations = node_evaluations(s, dimension, info.terminal_kinked);
+            const double evaluations = node_evaluations(s, dimension);
             all += evaluations;
             if (!listed(Ns, coarse_steps(N)) && coarse_steps(N) >= K + 1)
-                extra += evaluations * estimate_cost(s, dimension, info.terminal_kinked);
+                extra += evaluations * estimate_cost(s, dimension);
         }
     return all > 0 ? extra / all : 0;
 }

@@ -181,7 +181,7 @@ void write_markdown(std::ostream& out, const Study& study) {
     out << "\n- scheme: K_y = K_z = K, at most " << s.picard_iterations << " Picard iterations (tolerance "
         << format_number(s.picard_tolerance, "%g") << "), start-up "
         << (s.startup == Startup::exact ? "EXACT (verification mode)" : to_string(s.startup));
-    if (const int r = startup_refinement(s, problem.terminal_kinked, problem.dimension); r > 1)
+    if (const int r = startup_refinement(s, problem.dimension); r > 1)
         out << " on a grid " << r << " times finer per axis";
     if (problem.dimension == 1 && s.interpolation == InterpolationKind::spline)
         out << ", spline " << to_string(s.spline);

@@ -211,9 +211,10 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"grid", "--K", "1", "--N", "128"}, "M  = 364\n");
     // --grid-order 2 at N = 128: dx = dt^(3/4), M = 2 ceil(16 * 128^(3/4)) = 1218, the paper's for K = 2 (Table 5)
     check_prints({"grid", "--K", "3", "--N", "128", "--grid-order", "2"}, "(q = 2)\nM  = 1218\n");
-    // a grid whose multistep start-up would take more than 2^31 - 1 fine steps (N ceil(sqrt(N / T)) = 2.8e9), which a
-    // solve refuses: bsde grid runs no start-up
-    check_prints({"grid", "--N", "2000000", "--grid-order", "1"}, "N = 2000000, T = 1, R = 16 (q = 1)\nM  = 45256\n");
+    // a grid whose multistep start-up would take more than 2^31 - 1 fine steps (2 S N = 5.7e9 with S = 354, the least
+    // multiple of K = 3 at least sqrt(N / T) / 8), which a solve refuses: bsde grid runs no start-up;
+    // M = 2 ceil(16 sqrt(8e6)) = 90510
+    check_prints({"grid", "--N", "8000000", "--grid-order", "1"}, "N = 8000000, T = 1, R = 16 (q = 1)\nM  = 90510\n");
     // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; docs/scheme.md, Stability)
     check_prints({"grid", "--problem", "ex2", "--K", "6", "--N", "2048"},
                  "UNSTABLE: bsde solve refuses these settings unless --allow-unstable");
@@ -355,7 +356,9 @@ BOOST_AUTO_TEST_CASE(report_names_the_startup_used) {
     };
     check_prints(solve({"--K", "1", "--startup", "exact"}), "startup   none needed (K = 1)\n");
     check_prints(solve({"--K", "2", "--startup", "exact"}), "startup   EXACT: layers N-1..N-K+1 were set from the exact");
-    check_prints(solve({"--K", "2"}), "startup   multistep scheme on dt/4 and dt/8, orders raised step by step, Richardson-extrapolated\n");
+    // on a grid twice as fine in 1D: M = 256 at N = 16 (solve_writes_csv)
+    check_prints(solve({"--K", "2"}), "startup   multistep scheme on dt/2 and dt/4, orders raised step by step, "
+                                      "Richardson-extrapolated, on a grid of 2 M = 512 intervals\n");
 }
 
 BOOST_AUTO_TEST_CASE(solve_writes_csv) {

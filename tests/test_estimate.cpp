@@ -98,14 +98,14 @@ BOOST_AUTO_TEST_CASE(on_by_default_where_it_costs_at_most_a_third) {
                        "(M = 512; N = 128: M = 364) costs 128 x 365 / (256 x 513) = 0.356, more than a third; K = 3 "
                        "with the exact start-up, N = 128 (M = 4096; N = 64: M = 2048): 62 x 2049 / (126 x 4097) = 0.246");
     SchemeSettings s = settings(1, 256, 32, 16);
-    check_close("ex1 K = 1, N = 256", 128.0 * 365 / (256.0 * 513), estimate_cost(s, 1, false), 1e-12);
-    BOOST_CHECK(!estimate_wanted(EstimateMode::automatic, estimate_cost(s, 1, false)));
-    BOOST_CHECK(estimate_wanted(EstimateMode::on, estimate_cost(s, 1, false)));
+    check_close("ex1 K = 1, N = 256", 128.0 * 365 / (256.0 * 513), estimate_cost(s, 1), 1e-12);
+    BOOST_CHECK(!estimate_wanted(EstimateMode::automatic, estimate_cost(s, 1)));
+    BOOST_CHECK(estimate_wanted(EstimateMode::on, estimate_cost(s, 1)));
     s = settings(3, 128, 32, 16);
     s.startup = Startup::exact;
-    check_close("ex1 K = 3, N = 128", 62.0 * 2049 / (126.0 * 4097), estimate_cost(s, 1, false), 1e-12);
-    BOOST_CHECK(estimate_wanted(EstimateMode::automatic, estimate_cost(s, 1, false)));
-    BOOST_CHECK(!estimate_wanted(EstimateMode::off, estimate_cost(s, 1, false)));
+    check_close("ex1 K = 3, N = 128", 62.0 * 2049 / (126.0 * 4097), estimate_cost(s, 1), 1e-12);
+    BOOST_CHECK(estimate_wanted(EstimateMode::automatic, estimate_cost(s, 1)));
+    BOOST_CHECK(!estimate_wanted(EstimateMode::off, estimate_cost(s, 1)));
 }
 
 BOOST_AUTO_TEST_CASE(estimate_is_within_a_factor_3_of_the_true_error) {

@@ -81,12 +81,6 @@ double largest_cusparse_library(const std::string& folder) {
     return largest;
 }
 
-// Nodes of the kinked layer's rule a grid point at variance v on a grid of spacing h: 5-point Gauss-Legendre on every
-// part of a cell over 8.5 standard deviations each side, 10 ceil(8.5 sqrt(v) / h) ceil(2 h / sqrt(v)).
-double kinked_rule_nodes(double v, double h) {
-    return 10.0 * std::ceil(8.5 * std::sqrt(v) / h) * std::ceil(2.0 * h / std::sqrt(v));
-}
-
 // sum over the fine steps j = 1..fine of min(j, K): the layers a start-up pass reads.
 double pass_reads(int fine, int K) {
     double reads = 0;
@@ -158,34 +152,31 @@ BOOST_AUTO_TEST_CASE(a_cpu_run_starts_under_an_address_space_limit_below_cudas) 
 }
 
 BOOST_AUTO_TEST_CASE(a_long_run_is_warned_of_whichever_part_dominates) {
-    BOOST_TEST_MESSAGE("the estimate from the node evaluations counted here, at 3e7 a second on 1 core: bs-call "
-                       "K = 3, N = 32, T = 0.003 (start-up), ex3 K = 2, N = 16, T = 0.33, --grid-order 8 (the kinked "
+    BOOST_TEST_MESSAGE("the estimate from the node evaluations counted here, at 3e7 a second on 1 core: ex2 "
+                       "K = 3, N = 16, T = 1e-4 (start-up), ex3 K = 2, N = 16, T = 0.33, --grid-order 8 (the kinked "
                        "rule) and ex2 K = 6, N = 1024 (main steps) warned of, each naming its part and the option "
                        "that lowers it; ex2 K = 3, N = 256 on 1 core and ex2 K = 6, N = 1024 on the GPU not");
     const bsde::RunPace core = bsde::host_pace(1, false);
     BOOST_CHECK_EQUAL(core.nodes_per_second, 3e7);
     const double L = 32;
-    {  // bs-call, T = 0.003: dx = dt = T / N (Q = 3), M = 2 ceil(16 / dt); S = ceil(sqrt(N / T) / 2) = 52 fine
-       // steps a step, its passes on the start-up's grid of 2 M intervals (kinked 1D data)
-        bsde::SchemeSettings s = settings_of(3, 32, 0.003);
-        const double dt = 0.003 / 32, M = 2 * std::ceil(16 / dt), dx = 32 / M;
-        BOOST_REQUIRE_EQUAL(M, 341334);
-        const int S = 52;
+    {  // ex2, K = 3, N = 16, T = 1e-4: dx = dt = T / N (Q = 3), M = 2 ceil(16 / dt); S = 3 ceil(ceil(sqrt(N / T) / 8) / 3)
+       // = 51 fine steps a step, its passes on the start-up's grid of 2 M intervals (1D)
+        bsde::SchemeSettings s = settings_of(3, 16, 1e-4);
+        const double dt = 1e-4 / 16, M = 2 * std::ceil(16 / dt);
+        BOOST_REQUIRE_EQUAL(M, 5120000);
+        const int S = 51;
         const double startup = (2 * M + 1) * L * (pass_reads(2 * S, 3) + pass_reads(4 * S, 3));
-        const double main = (M + 1) * L * (32 - 3 + 1) * 3;
-        double kinked = (M + 1) * kinked_rule_nodes(3 * dt, dx);  // the first main step reads it at K dt
-        for (const int fine : {S, 2 * S})                          // each pass's first K fine steps at j dt / S'
-            for (int j = 1; j <= 3; ++j) kinked += (2 * M + 1) * kinked_rule_nodes(j * dt / fine, dx / 2);
-        const double total = startup + main + kinked;
-        const std::string warning = bsde::long_run_warning(s, 1, true, false, core);
+        const double main = (M + 1) * L * (16 - 3 + 1) * 3;
+        const double total = startup + main;
+        const std::string warning = bsde::long_run_warning(s, 1, false, false, core);
         char evaluations[64];
         std::snprintf(evaluations, sizeof evaluations, "(%.1e node evaluations", total);
         for (const std::string& part :
              {"this run may take up to about " + bsde::format_duration(total / 3e7) + " on 1 core",
               std::string(evaluations),
-              percent(startup, total) + " of them in the start-up's 312 fine steps (2 steps of 52 and of 104 substeps",
+              percent(startup, total) + " of them in the start-up's 306 fine steps (2 steps of 51 and of 102 substeps",
               std::string("--startup-substeps sets fewer substeps"), std::string("--startup-refine 1")})
-            check_contains("bs-call T = 0.003", warning, part);
+            check_contains("ex2 T = 1e-4", warning, part);
     }
     {  // ex3 (bs-call's paper setting), --grid-order 8: M = 2 ceil(16 / dt^(9/4)), the rule's 107090 nodes a point at
        // the first main step dwarf the L = 32 of every other read
@@ -196,9 +187,10 @@ BOOST_AUTO_TEST_CASE(a_long_run_is_warned_of_whichever_part_dominates) {
                                  "a lower --grid-order (dx = dt^((Q+1)/4), Q = 8 here"})
             check_contains("ex3 --grid-order 8", warning, part);
     }
-    {  // ex2 K = 6, N = 1024: M = 32768, S = 16, 6114 main reads against 1410 of the start-up, 7.9e9 evaluations
+    {  // ex2 K = 6, N = 1024: M = 32768, S = 6 on the start-up's grid of 2 M, 6114 main reads against 510 of the
+       // start-up, 7.5e9 evaluations
         const bsde::SchemeSettings s = settings_of(6, 1024, 1.0);
-        const double main = 32769 * L * 1019 * 6, startup = 32769 * L * (pass_reads(80, 6) + pass_reads(160, 6));
+        const double main = 32769 * L * 1019 * 6, startup = 65537 * L * (pass_reads(30, 6) + pass_reads(60, 6));
         const std::string warning = bsde::long_run_warning(s, 1, false, false, core);
         const std::string parts[]{"this run may take up to about " + bsde::format_duration((main + startup) / 3e7),
                                   percent(main, main + startup) + " of them in the 1019 main steps on 32769 points",
@@ -206,9 +198,9 @@ BOOST_AUTO_TEST_CASE(a_long_run_is_warned_of_whichever_part_dominates) {
         for (const std::string& part : parts)
             check_contains("ex2 K = 6, N = 1024", warning, part);
         const std::string on_gpu = bsde::long_run_warning(s, 1, false, false, bsde::gpu_pace());
-        BOOST_CHECK_MESSAGE(on_gpu.empty(), "on the GPU (7.9e9 / 2e10 a second): got '" << on_gpu << "'");
+        BOOST_CHECK_MESSAGE(on_gpu.empty(), "on the GPU (7.5e9 / 2e10 a second): got '" << on_gpu << "'");
     }
-    // ex2 K = 3, N = 256: M = 8192, S = 8, (254 3 + 171) reads of 8193 L nodes, 2.4e8 evaluations: 8 s
+    // ex2 K = 3, N = 256: M = 8192, S = 3, 254 3 reads of 8193 L nodes and 48 of 16385, 2.3e8 evaluations: 8 s
     const std::string short_run = bsde::long_run_warning(settings_of(3, 256, 1.0), 1, false, false, core);
     BOOST_CHECK_MESSAGE(short_run.empty(), "ex2 K = 3, N = 256: got '" << short_run << "'");
 }

@@ -14,7 +14,7 @@ namespace bsde {
 RunWork run_work(const SchemeSettings& s, int dimension, bool terminal_kinked, bool separable) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     const int substeps = static_cast<int>(startup_substeps(s));
-    const int refine = std::max(1, startup_refinement(s, terminal_kinked, dimension));
+    const int refine = std::max(1, startup_refinement(s, dimension));
     const double L = s.L;
     const auto layer_read = [&](int intervals) {  // one layer read on a grid of `intervals` per axis
         const double side = intervals + 1.0;
@@ -53,18 +53,18 @@ std::string smaller_domain(const SchemeSettings& s) {
            " sqrt(T))";
 }
 
-std::string startup_part(const SchemeSettings& s, int dimension, bool terminal_kinked) {
+std::string startup_part(const SchemeSettings& s, int dimension) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    const int refine = std::max(1, startup_refinement(s, terminal_kinked, dimension));
+    const int refine = std::max(1, startup_refinement(s, dimension));
     const double S = startup_substeps(s);
     const auto points = [dimension](double intervals) { return std::pow(intervals + 1.0, dimension); };
     const bool automatic = s.startup_substeps == 0;
     return "the start-up's " + count(startup_fine_steps(K, S)) + " fine steps (" + std::to_string(K - 1) +
            " steps of " + count(S) + " and of " + count(2 * S) + " substeps, " +
-           (automatic ? "ceil(sqrt(N / T) / 2)" : "--startup-substeps") + ") on " + count(points(refine * double(M))) +
+           (automatic ? "a multiple of Ky, at least ceil(sqrt(N / T) / 8)" : "--startup-substeps") + ") on " + count(points(refine * double(M))) +
            " points" + (refine > 1 ? " (--startup-refine " + std::to_string(refine) + ")" : "") + ", against the " +
            std::to_string(s.N - K + 1) + " main steps on " + count(points(M)) + ": " +
-           (automatic ? "--startup-substeps sets fewer substeps (a fixed count caps the order at 3)"
+           (automatic ? "--startup-substeps sets fewer substeps (a multiple of Ky keeps the extrapolation's order)"
                       : "fewer --startup-substeps take less") +
            (refine > 1 ? ", --startup-refine 1 a grid " + std::to_string(refine) + " times coarser" : "") + ", " +
            smaller_domain(s);
@@ -96,7 +96,7 @@ std::string long_run_warning(const SchemeSettings& s, int dimension, bool termin
     const double seconds = work.total() / pace.nodes_per_second;
     if (!(seconds > long_run_seconds)) return "";
     const double largest = std::max({work.startup, work.kinked, work.main});
-    const std::string part = largest == work.startup  ? startup_part(s, dimension, terminal_kinked)
+    const std::string part = largest == work.startup  ? startup_part(s, dimension)
                              : largest == work.kinked ? kinked_part(s)
                                                       : main_part(s, dimension);
     return "this run may take up to about " + format_duration(seconds) + " on " + pace.where + " (" +

@@ -111,10 +111,11 @@ void validate(const SchemeSettings& s, int dimension) {
                     "--N " + std::to_string(s.N) + " with --startup-substeps " + std::to_string(s.startup_substeps) +
                         ": more than 2^31 - 1 fine steps in the start-up; lower --startup-substeps or --N");
         else {
-            const double S = startup_substeps(s);  // automatic: the finer pass's steps dt / 2S <= dt^(3/2)
+            const double S = startup_substeps(s);  // automatic: grows as sqrt(N / T)
             require(2.0 * S * s.N <= INT_MAX,
                     "--N " + std::to_string(s.N) + ", --T " + format_number(s.T) +
-                        ": the start-up's automatic substeps per step in its finer pass, 2 ceil(sqrt(N / T) / 2), " +
+                        ": the start-up's automatic substeps per step in its finer pass, 2 S with S a multiple of Ky "
+                        "at least ceil(sqrt(N / T) / 8), " +
                         approximate_count(2 * S) +
                         ", make more than 2^31 - 1 fine steps; raise --T, lower --N or set --startup-substeps");
         }
@@ -190,12 +191,14 @@ void check_startup_options(const SchemeSettings& s, bool substeps_given, bool re
 
 double startup_substeps(const SchemeSettings& s, int N) {
     if (s.startup != Startup::multistep || s.K() == 1) return 0.0;
-    return s.startup_substeps > 0 ? s.startup_substeps : std::max(4.0, std::ceil(0.5 / std::sqrt(s.T / N)));
+    if (s.startup_substeps > 0) return s.startup_substeps;
+    const double least = std::ceil(0.125 * std::sqrt(N / s.T));
+    return s.Ky * std::ceil(least / s.Ky);
 }
 
-int startup_refinement(const SchemeSettings& s, bool terminal_kinked, int dimension) {
+int startup_refinement(const SchemeSettings& s, int dimension) {
     if (startup_substeps(s) == 0) return 0;
-    return s.startup_refine > 0 ? s.startup_refine : terminal_kinked && dimension == 1 ? 2 : 1;
+    return s.startup_refine > 0 ? s.startup_refine : dimension == 1 ? 2 : 1;
 }
 
 long long main_layer_reads(int K, int N) { return static_cast<long long>(N - K + 1) * K; }
@@ -215,15 +218,15 @@ double node_evaluations(int dimension, int M, int L, int K, int N, int substeps,
                                              startup_points * double(startup_layer_reads(K, substeps)));
 }
 
-double node_evaluations(const SchemeSettings& s, int dimension, bool terminal_kinked) {
+double node_evaluations(const SchemeSettings& s, int dimension) {
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     return node_evaluations(dimension, M, s.L, s.K(), s.N, static_cast<int>(startup_substeps(s)),
-                            startup_refinement(s, terminal_kinked, dimension));
+                            startup_refinement(s, dimension));
 }
 
 double kinked_rule_evaluations(const SchemeSettings& s) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
-    const int r = std::max(1, startup_refinement(s, true, 1));
+    const int r = std::max(1, startup_refinement(s, 1));
     const CellGaussLegendreExpectation rule{SpaceGrid{M, s.R}.dx()}, startup_rule{SpaceGrid{r * M, s.R}.dx()};
     const double dt = s.T / s.N, S = startup_substeps(s);
     double startup_nodes = 0;

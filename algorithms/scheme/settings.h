@@ -103,10 +103,13 @@ constexpr int max_startup_substeps = 10000;
 
 // S, the fine steps per time step of the start-up's coarser pass (its finer one takes 2 S), with N steps: 0 where it
 // has none (a start-up other than multistep, or K = 1; resolve Startup::automatic first, resolved_startup), else
-// --startup-substeps or the automatic max(4, ceil(sqrt(N / T) / 2)): the finer pass's steps dt / 2S are at most
-// dt^(3/2), and at least 4 keeps the start-up's error below the scheme's at small N (bs-call T = 1, K = 3, N = 16:
-// S = 2 gives a z error 0.4x the exact start-up's, S = 4 1.3x: its own error is of the scheme's size at S = 2); a
-// double, as the automatic count may pass int's range (validate() refuses that).
+// --startup-substeps or automatically the least multiple of Ky that is at least ceil(sqrt(N / T) / 8).
+// A multiple of Ky: y's step reads E[y_{m+Ky}], so the fine layers form Ky chains by the fine steps taken mod Ky, each
+// beginning with its own low-order steps; a coarse layer reached after q S fine steps lies on chain q S mod Ky in the
+// coarser pass and 2 q S mod Ky in the finer, and only where both are 0 do the two begin alike, so that the
+// extrapolation cancels their h^2 terms (docs/scheme.md, "Start-up values"). sqrt(N / T) / 8: the finer pass's steps
+// dt / 2S are at most 4 dt^(3/2), so that its O(h^3) stays below the scheme's error as N grows. A double, as the
+// count may pass int's range (validate() refuses that).
 double startup_substeps(const SchemeSettings& settings, int N);
 inline double startup_substeps(const SchemeSettings& settings) { return startup_substeps(settings, settings.N); }
 
@@ -117,13 +120,12 @@ inline double startup_fine_steps(int K, double S) { return (K - 1) * 3.0 * S; }
 constexpr int max_startup_refine = 8;
 
 // r, the refinement of the start-up's grid: its passes run on r M intervals per axis, and the main grid's points are
-// every r-th of its points. Layers within a few fine steps of kinked terminal data are kinks smoothed over sqrt(T - t),
-// less than dx, which the interpolation misses by O(dx^2) near the kink; each fine step's z divides that by its
-// h = dt / S, so with the grid fixed more substeps make z worse (docs/scheme.md). 0 where there is no
-// multistep start-up (substeps 0), else --startup-refine, or automatically 2 for kinked terminal data in 1D and 1
-// otherwise: smooth data lose little to the interpolation, and in 2D r^2 times the points make the start-up most of
-// the run (docs/scheme.md).
-int startup_refinement(const SchemeSettings& settings, bool terminal_kinked, int dimension);
+// every r-th of its points. Its 3 (K - 1) S fine steps over (K - 1) dt interpolate S times as often as the main
+// steps, and each adds the interpolation's error; near kinked terminal data each fine step's z divides the
+// interpolation's O(dx^2) miss of the narrow early layers by its h = dt / S (docs/scheme.md). 0 where there is no
+// multistep start-up (substeps 0), else --startup-refine, or automatically 2 in 1D (a 16th of the cubic spline's
+// error) and 1 in 2D, where r^2 times the points would make the start-up most of the run.
+int startup_refinement(const SchemeSettings& settings, int dimension);
 
 // Stored layers read in all by the main steps, K each.
 long long main_layer_reads(int K, int N);
@@ -137,7 +139,7 @@ inline long long layer_reads(int K, int N, int substeps) {
 // (options) is counted as L^d nodes.
 double node_evaluations(int dimension, int M, int L, int K, int N, int substeps, int refine);
 // node_evaluations of a run with these settings: its grid's M, its start-up's substeps and refinement.
-double node_evaluations(const SchemeSettings& settings, int dimension, bool terminal_kinked);
+double node_evaluations(const SchemeSettings& settings, int dimension);
 
 // Node evaluations of the rule a kinked 1D terminal layer is read with (expectation_rules.h,
 // CellGaussLegendreExpectation: about 85 sqrt(v) / dx nodes a grid point at variance v): its nodes on the M + 1 points

@@ -83,7 +83,7 @@ private:
         const bool own_grid = refinement == 1;
         if (own_grid) {
             check_problem_against_grid(problem, s_);
-            startup_refine_ = startup_refinement(s_, has_terminal_kink<Problem>::value, d);
+            startup_refine_ = startup_refinement(s_, d);
         }
         const double needed_bytes = own_grid ? check_memory() : 0.0;
         if (s_.warn_before_run && own_grid) {
