@@ -104,9 +104,10 @@ void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& pro
     if (!settings.allow_unstable) require_stable(settings, problem.dimension, unstable_advice);
 }
 
-void set_driver_z_term(SchemeSettings& settings, const ProblemInfo& problem) {
+void set_problem_terms(SchemeSettings& settings, const ProblemInfo& problem) {
     settings.driver_z_gradient = problem.driver_z_gradient(settings.T, settings.problem_parameters);
     settings.driver_z_advice = problem.driver_z_advice;
+    settings.terminal_kinked = problem.terminal_kinked;
 }
 
 std::string drift_warning(const SchemeSettings& settings, const ProblemInfo& problem) {

@@ -43,13 +43,14 @@ void check_problem_definitions(const std::vector<ProblemInfo>& problems);
 void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& problem,
                           const std::string& unstable_advice = allow_unstable_advice);
 
-// The problem's driver z term into the settings, for the stability analysis: driver_z_gradient with settings.T and
-// settings.problem_parameters (constructing the problem, which throws InputError for a parameter it refuses) and
-// driver_z_advice.
-void set_driver_z_term(SchemeSettings& settings, const ProblemInfo& problem);
+// The problem's facts that the settings' checks and counts take: its driver's z term, for the stability analysis
+// (driver_z_gradient with settings.T and settings.problem_parameters, constructing the problem, which throws
+// InputError for a parameter it refuses, and driver_z_advice), and whether its terminal data are kinked
+// (terminal_kinked: the multistep start-up's substeps).
+void set_problem_terms(SchemeSettings& settings, const ProblemInfo& problem);
 
 // A warning (empty if none) where the settings give a drift (a parameter declared by drift_parameter: the options'
-// mu) whose driver's z term, settings.driver_z_gradient (set_driver_z_term), is not 0 beyond rounding (|df/dz|
+// mu) whose driver's z term, settings.driver_z_gradient (set_problem_terms), is not 0 beyond rounding (|df/dz|
 // sqrt(T) above 1e-12): the price does not depend on the drift, the scheme's error grows with that term.
 std::string drift_warning(const SchemeSettings& settings, const ProblemInfo& problem);
 

@@ -122,7 +122,7 @@ BenchCase parse_case(const std::string& item) {
                 if (value != "on" && value != "off")
                     throw InputError(where + "separable " + quoted(value) + ": on or off");
                 s.separable_pass = value == "on";
-            } else if (is_problem_parameter(key))  // the case's problem refuses another's (set_driver_z_term below)
+            } else if (is_problem_parameter(key))  // the case's problem refuses another's (set_problem_terms below)
                 s.problem_parameters[key] = parse_real(where + key, value);
             else
                 throw InputError(where + "unknown key " + quoted(key) + " (keys: " + bench_case_keys + ")");
@@ -135,7 +135,7 @@ BenchCase parse_case(const std::string& item) {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         s.startup = resolved_startup(s.startup, problem->feynman_kac_startup);
         check_startup_options(s, given.count("startup_substeps") > 0, given.count("startup_refine") > 0, s.K());
-        set_driver_z_term(s, *problem);
+        set_problem_terms(s, *problem);
         // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable
         validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");
     } catch (const InputError& e) {

@@ -102,7 +102,7 @@ po::options_description shared_options() {
          "else multistep), feynman-kac (each layer one Gaussian integral of the terminal data, exact in time), "
          "multistep (the scheme on fine steps dt/S and dt/2S, Richardson-extrapolated) or exact (verification only)")
         ("startup-substeps", po::value<std::string>()->value_name("S"),
-         "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = the least multiple of Ky at least ceil(sqrt(N / T) / 8))")
+         "S: the multistep start-up's two passes take S and 2 S fine steps per time step (default 0 = the least multiple of Ky at least ceil(3 sqrt(N / T) / 16), for kinked terminal data max(4, ceil(sqrt(N / T) / 2)))")
         ("startup-refine", po::value<std::string>()->value_name("R"),
          "the multistep start-up runs on a grid R times finer per axis, whose every R-th point gives the main grid's "
          "layers (1 to 8; default 0 = 2 in 1D, 1 in 2D)")
@@ -562,7 +562,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         if (double value = 0; take(vm, use.name, value)) s.problem_parameters[use.name] = value;
     // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
     // the stability analysis of validate()
-    set_driver_z_term(s, problem);
+    set_problem_terms(s, problem);
     std::vector<SpotRange> spots;
     if (take(vm, "spots", name)) {
         if (study)

@@ -211,8 +211,8 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     check_prints({"grid", "--K", "1", "--N", "128"}, "M  = 364\n");
     // --grid-order 2 at N = 128: dx = dt^(3/4), M = 2 ceil(16 * 128^(3/4)) = 1218, the paper's for K = 2 (Table 5)
     check_prints({"grid", "--K", "3", "--N", "128", "--grid-order", "2"}, "(q = 2)\nM  = 1218\n");
-    // a grid whose multistep start-up would take more than 2^31 - 1 fine steps (2 S N = 5.7e9 with S = 354, the least
-    // multiple of K = 3 at least sqrt(N / T) / 8), which a solve refuses: bsde grid runs no start-up;
+    // a grid whose multistep start-up would take more than 2^31 - 1 fine steps (2 S N = 8.5e9 with S = 531, the least
+    // multiple of K = 3 at least 3 sqrt(N / T) / 16), which a solve refuses: bsde grid runs no start-up;
     // M = 2 ceil(16 sqrt(8e6)) = 90510
     check_prints({"grid", "--N", "8000000", "--grid-order", "1"}, "N = 8000000, T = 1, R = 16 (q = 1)\nM  = 90510\n");
     // a grid that a solve refuses is shown, not refused (ex2 K = 6, L = 32 at N = 2048; docs/scheme.md, Stability)

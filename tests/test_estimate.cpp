@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(estimate_is_within_a_factor_3_of_the_true_error) {
                  {"ex1", 2, 32, 1.0}, {"ex2", 3, 32, 1.0}, {"bs-call", 3, 32, 0.33}, {"ex5", 1, 16, 1.0}}) {
             const ProblemInfo& problem = find_problem(c.problem);
             SchemeSettings s = settings(c.K, c.N, problem.default_L, problem.default_R, c.T);
-            set_driver_z_term(s, problem);
+            set_problem_terms(s, problem);
             const SolveResult run = backend_ops(backend).solve(c.problem, s);
             const ErrorEstimate e = estimate_errors(backend_ops(backend), c.problem, s, {c.N, run.y0, run.z0}, {});
             const std::string what = c.problem + " K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) +

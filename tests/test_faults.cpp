@@ -132,9 +132,9 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"study", "--max-seconds", "-1"}, 2, "--max-seconds -1"},
         // grids too large for the sweep's indices, or too small for a spline
         {{"solve", "--N", "2000000000"}, 2,
-         // S = 3 ceil(ceil(sqrt(2e9) / 8) / 3) = 5592 at the default K = 3
-         "--N 2000000000, --T 1: the start-up's automatic substeps per step in its finer pass, 2 S with S a multiple of "
-         "Ky at least ceil(sqrt(N / T) / 8), about 11184"},
+         // S = 3 ceil(ceil(3 sqrt(2e9) / 16) / 3) = 8388 at the default K = 3
+         "--N 2000000000, --T 1: the start-up's automatic substeps per step in its finer pass, 2 S with S the least "
+         "multiple of Ky at least ceil(3 sqrt(N / T) / 16), about 16776"},
         {{"solve", "--N", "8", "--T", "1e-300"}, 2, "make more than 2^31 - 1 fine steps; raise --T, lower --N"},
         {{"solve", "--N", "300000", "--startup-substeps", "10000"}, 2,
          "--N 300000 with --startup-substeps 10000: more than 2^31 - 1 fine steps in the start-up"},

@@ -56,7 +56,7 @@ SchemeSettings settings_of(const std::string& problem, double T, double R) {
     SchemeSettings s;
     s.T = T;
     s.R = R;
-    set_driver_z_term(s, find_problem(problem));
+    set_problem_terms(s, find_problem(problem));
     return s;
 }
 

@@ -159,22 +159,22 @@ BOOST_AUTO_TEST_CASE(a_long_run_is_warned_of_whichever_part_dominates) {
     const bsde::RunPace core = bsde::host_pace(1, false);
     BOOST_CHECK_EQUAL(core.nodes_per_second, 3e7);
     const double L = 32;
-    {  // ex2, K = 3, N = 16, T = 1e-4: dx = dt = T / N (Q = 3), M = 2 ceil(16 / dt); S = 3 ceil(ceil(sqrt(N / T) / 8) / 3)
-       // = 51 fine steps a step, its passes on the start-up's grid of 2 M intervals (1D)
+    {  // ex2, K = 3, N = 16, T = 1e-4: dx = dt = T / N (Q = 3), M = 2 ceil(16 / dt); S = 3 ceil(ceil(3 sqrt(N / T) / 16)
+       // / 3) = 75 fine steps a step, its passes on the start-up's grid of 2 M intervals (1D)
         bsde::SchemeSettings s = settings_of(3, 16, 1e-4);
         const double dt = 1e-4 / 16, M = 2 * std::ceil(16 / dt);
         BOOST_REQUIRE_EQUAL(M, 5120000);
-        const int S = 51;
+        const int S = 75;
         const double startup = (2 * M + 1) * L * (pass_reads(2 * S, 3) + pass_reads(4 * S, 3));
         const double main = (M + 1) * L * (16 - 3 + 1) * 3;
         const double total = startup + main;
-        const std::string warning = bsde::long_run_warning(s, 1, false, false, core);
+        const std::string warning = bsde::long_run_warning(s, 1, false, core);
         char evaluations[64];
         std::snprintf(evaluations, sizeof evaluations, "(%.1e node evaluations", total);
         for (const std::string& part :
              {"this run may take up to about " + bsde::format_duration(total / 3e7) + " on 1 core",
               std::string(evaluations),
-              percent(startup, total) + " of them in the start-up's 306 fine steps (2 steps of 51 and of 102 substeps",
+              percent(startup, total) + " of them in the start-up's 450 fine steps (2 steps of 75 and of 150 substeps",
               std::string("--startup-substeps sets fewer substeps"), std::string("--startup-refine 1")})
             check_contains("ex2 T = 1e-4", warning, part);
     }
@@ -182,7 +182,8 @@ BOOST_AUTO_TEST_CASE(a_long_run_is_warned_of_whichever_part_dominates) {
        // the first main step dwarf the L = 32 of every other read
         bsde::SchemeSettings s = settings_of(2, 16, 0.33);
         s.grid_order = 8;
-        const std::string warning = bsde::long_run_warning(s, 1, true, false, core);
+        s.terminal_kinked = true;
+        const std::string warning = bsde::long_run_warning(s, 1, false, core);
         for (const char* part : {"of them in the kinked terminal layer's rule", "107090 nodes a grid point",
                                  "a lower --grid-order (dx = dt^((Q+1)/4), Q = 8 here"})
             check_contains("ex3 --grid-order 8", warning, part);
@@ -191,17 +192,17 @@ BOOST_AUTO_TEST_CASE(a_long_run_is_warned_of_whichever_part_dominates) {
        // start-up, 7.5e9 evaluations
         const bsde::SchemeSettings s = settings_of(6, 1024, 1.0);
         const double main = 32769 * L * 1019 * 6, startup = 65537 * L * (pass_reads(30, 6) + pass_reads(60, 6));
-        const std::string warning = bsde::long_run_warning(s, 1, false, false, core);
+        const std::string warning = bsde::long_run_warning(s, 1, false, core);
         const std::string parts[]{"this run may take up to about " + bsde::format_duration((main + startup) / 3e7),
                                   percent(main, main + startup) + " of them in the 1019 main steps on 32769 points",
                                   "a smaller --N takes fewer steps"};
         for (const std::string& part : parts)
             check_contains("ex2 K = 6, N = 1024", warning, part);
-        const std::string on_gpu = bsde::long_run_warning(s, 1, false, false, bsde::gpu_pace());
+        const std::string on_gpu = bsde::long_run_warning(s, 1, false, bsde::gpu_pace());
         BOOST_CHECK_MESSAGE(on_gpu.empty(), "on the GPU (7.5e9 / 2e10 a second): got '" << on_gpu << "'");
     }
     // ex2 K = 3, N = 256: M = 8192, S = 3, 254 3 reads of 8193 L nodes and 48 of 16385, 2.3e8 evaluations: 8 s
-    const std::string short_run = bsde::long_run_warning(settings_of(3, 256, 1.0), 1, false, false, core);
+    const std::string short_run = bsde::long_run_warning(settings_of(3, 256, 1.0), 1, false, core);
     BOOST_CHECK_MESSAGE(short_run.empty(), "ex2 K = 3, N = 256: got '" << short_run << "'");
 }
 
@@ -217,7 +218,7 @@ BOOST_AUTO_TEST_CASE(a_2d_runs_work_counts_the_separable_pass_by_its_sums) {
     const double separable = 8 * ((M + 1) * (M + 3) + (M + 1) * (M + 1)) * reads;
     const std::pair<bool, double> cases[]{{false, fused}, {true, separable}};
     for (const auto& [separable_pass, expected] : cases) {
-        const double got = bsde::run_work(s, 2, false, separable_pass).main;
+        const double got = bsde::run_work(s, 2, separable_pass).main;
         BOOST_CHECK_MESSAGE(std::fabs(got - expected) <= 1e-12 * expected,
                             (separable_pass ? "separable" : "fused") << ": expected " << expected << ", got " << got
                                                                      << ", error " << std::fabs(got - expected));
@@ -225,15 +226,16 @@ BOOST_AUTO_TEST_CASE(a_2d_runs_work_counts_the_separable_pass_by_its_sums) {
 }
 
 BOOST_AUTO_TEST_CASE(a_run_silent_for_minutes_before_is_warned_of) {
-    BOOST_TEST_MESSAGE("bsde solve bs-call K = 3, N = 32, T = 0.01, --startup multistep on serial (minutes on one core: "
-                       "M = 102400, the kinked layer's rule 8330 nodes a point at its first main step, 7e9 evaluations; "
+    BOOST_TEST_MESSAGE("bsde solve bs-call K = 3, N = 32, T = 0.01, --startup multistep --startup-substeps 3 on serial "
+                       "(minutes on one core: M = 102400, the kinked layer's rule 8330 nodes a point at its first main "
+                       "step and in the start-up's, most of 1e10 evaluations; "
                        "no warning "
                        "before) writes one warning line naming the kinked rule before it starts; here its allocation "
                        "then fails at once (BSDE_TEST_FAIL_ALLOCATION, 1e12 bytes free: BSDE_TEST_FREE_BYTES)");
     ScopedEnv fail("BSDE_TEST_FAIL_ALLOCATION", "1");
     ScopedEnv enough_memory("BSDE_TEST_FREE_BYTES", "1000000000000");
     const std::vector<std::string> args{"solve", "--problem", "bs-call", "--K", "3", "--N", "32", "--T", "0.01",
-                                        "--startup", "multistep", "--backend", "serial"};
+                                        "--startup", "multistep", "--startup-substeps", "3", "--backend", "serial"};
     const CliResult r = run(args);
     const std::size_t end_of_first = r.err.find('\n');
     const std::string first = r.err.substr(0, end_of_first + 1), rest = r.err.substr(end_of_first + 1);

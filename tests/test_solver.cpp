@@ -258,11 +258,13 @@ BOOST_AUTO_TEST_CASE(a_kinked_terminal_layers_rule_is_counted) {
     SchemeSettings s = settings(2, 16, 32, 16.0, 0.33);
     s.grid_order = 8;
     s.startup = Startup::multistep;
+    s.terminal_kinked = true;
     const int M = space_intervals(2, 2, 16, 0.33, 16, 8);
     BOOST_CHECK_EQUAL(M, 2 * static_cast<int>(std::ceil(16 / std::pow(0.33 / 16, 9.0 / 4))));
-    // the start-up's passes of S = 2 (the least multiple of Ky = 2 at least ceil(sqrt(16 / 0.33) / 8) = 1) and
-    // 2 S = 4 substeps, each reading the terminal layer in its first two fine steps, on its grid of 2 M intervals (1D)
-    const double dx = 32.0 / M, dt = 0.33 / 16, S = 2;
+    // the start-up's passes of S = 4 (kinked data: the least multiple of Ky = 2 at least max(4, ceil(sqrt(16 / 0.33) /
+    // 2))) and 2 S = 8 substeps, each reading the terminal layer in its first two fine steps, on its grid of 2 M
+    // intervals (1D)
+    const double dx = 32.0 / M, dt = 0.33 / 16, S = 4;
     const auto nodes = [](double v, double h) { return 10.0 * std::ceil(8.5 * std::sqrt(v) / h); };  // 2 h < sqrt(v)
     const double startup_dx = dx / 2;
     const double expected =

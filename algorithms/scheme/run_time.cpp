@@ -11,7 +11,7 @@
 
 namespace bsde {
 
-RunWork run_work(const SchemeSettings& s, int dimension, bool terminal_kinked, bool separable) {
+RunWork run_work(const SchemeSettings& s, int dimension, bool separable) {
     const int K = s.K(), M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     const int substeps = static_cast<int>(startup_substeps(s));
     const int refine = std::max(1, startup_refinement(s, dimension));
@@ -25,7 +25,7 @@ RunWork run_work(const SchemeSettings& s, int dimension, bool terminal_kinked, b
     RunWork work;
     work.main = layer_read(M) * double(main_layer_reads(K, s.N));
     work.startup = layer_read(refine * M) * double(startup_layer_reads(K, substeps));
-    if (terminal_kinked && dimension == 1) work.kinked = kinked_rule_evaluations(s);
+    if (s.terminal_kinked && dimension == 1) work.kinked = kinked_rule_evaluations(s);
     return work;
 }
 
@@ -61,7 +61,8 @@ std::string startup_part(const SchemeSettings& s, int dimension) {
     const bool automatic = s.startup_substeps == 0;
     return "the start-up's " + count(startup_fine_steps(K, S)) + " fine steps (" + std::to_string(K - 1) +
            " steps of " + count(S) + " and of " + count(2 * S) + " substeps, " +
-           (automatic ? "a multiple of Ky, at least ceil(sqrt(N / T) / 8)" : "--startup-substeps") + ") on " + count(points(refine * double(M))) +
+           (automatic ? "the least multiple of Ky at least " + automatic_substeps_rule(s.terminal_kinked)
+                      : std::string("--startup-substeps")) + ") on " + count(points(refine * double(M))) +
            " points" + (refine > 1 ? " (--startup-refine " + std::to_string(refine) + ")" : "") + ", against the " +
            std::to_string(s.N - K + 1) + " main steps on " + count(points(M)) + ": " +
            (automatic ? "--startup-substeps sets fewer substeps (a multiple of Ky keeps the extrapolation's order)"
@@ -90,9 +91,8 @@ std::string main_part(const SchemeSettings& s, int dimension) {
 
 }  // namespace
 
-std::string long_run_warning(const SchemeSettings& s, int dimension, bool terminal_kinked, bool separable,
-                             const RunPace& pace) {
-    const RunWork work = run_work(s, dimension, terminal_kinked, separable);
+std::string long_run_warning(const SchemeSettings& s, int dimension, bool separable, const RunPace& pace) {
+    const RunWork work = run_work(s, dimension, separable);
     const double seconds = work.total() / pace.nodes_per_second;
     if (!(seconds > long_run_seconds)) return "";
     const double largest = std::max({work.startup, work.kinked, work.main});

@@ -22,8 +22,9 @@ constexpr double node_cost_2d = 2.0;
 
 // The layer reads of node_evaluations (settings.h) on each part's grid, L^d nodes at each of its points, 2D ones at
 // node_cost_2d; where the 2D steps run the separable pass (separable_pass.h), a layer read is instead its axis sums,
-// L-term sums at (M+1)(M+3) + (M+1)^2 points, each one node's worth. Adds the kinked rule's evaluations in 1D.
-RunWork run_work(const SchemeSettings& settings, int dimension, bool terminal_kinked, bool separable);
+// L-term sums at (M+1)(M+3) + (M+1)^2 points, each one node's worth. Adds the kinked rule's evaluations in 1D
+// (settings.terminal_kinked).
+RunWork run_work(const SchemeSettings& settings, int dimension, bool separable);
 
 // How fast a backend goes: node evaluations of the 1D kind a second and where the run goes at that pace.
 struct RunPace {
@@ -48,8 +49,7 @@ constexpr double long_run_seconds = 60;
 // The warning (empty if none) of a solve estimated to take more than long_run_seconds at `pace`: its estimated time,
 // the part that takes most of it (the start-up, the kinked terminal layer's rule or the main steps), the options
 // that lower that part, and pace.faster.
-std::string long_run_warning(const SchemeSettings& settings, int dimension, bool terminal_kinked, bool separable,
-                             const RunPace& pace);
+std::string long_run_warning(const SchemeSettings& settings, int dimension, bool separable, const RunPace& pace);
 
 // "0.4 s", "12 s", "3 min 05 s", "2 h 10 min".
 std::string format_duration(double seconds);

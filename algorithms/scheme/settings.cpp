@@ -114,8 +114,8 @@ void validate(const SchemeSettings& s, int dimension) {
             const double S = startup_substeps(s);  // automatic: grows as sqrt(N / T)
             require(2.0 * S * s.N <= INT_MAX,
                     "--N " + std::to_string(s.N) + ", --T " + format_number(s.T) +
-                        ": the start-up's automatic substeps per step in its finer pass, 2 S with S a multiple of Ky "
-                        "at least ceil(sqrt(N / T) / 8), " +
+                        ": the start-up's automatic substeps per step in its finer pass, 2 S with S the least multiple "
+                        "of Ky at least " + automatic_substeps_rule(s.terminal_kinked) + ", " +
                         approximate_count(2 * S) +
                         ", make more than 2^31 - 1 fine steps; raise --T, lower --N or set --startup-substeps");
         }
@@ -192,7 +192,8 @@ void check_startup_options(const SchemeSettings& s, bool substeps_given, bool re
 double startup_substeps(const SchemeSettings& s, int N) {
     if (s.startup != Startup::multistep || s.K() == 1) return 0.0;
     if (s.startup_substeps > 0) return s.startup_substeps;
-    const double least = std::ceil(0.125 * std::sqrt(N / s.T));
+    const double steps = std::sqrt(N / s.T);
+    const double least = s.terminal_kinked ? std::max(4.0, std::ceil(0.5 * steps)) : std::ceil(0.1875 * steps);
     return s.Ky * std::ceil(least / s.Ky);
 }
 

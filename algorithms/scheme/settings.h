@@ -63,6 +63,9 @@ struct SchemeSettings {
     // What the problem's parameters can do about that term, for the stability refusal's remedy where it is the cause
     // (ProblemInfo::driver_z_advice); "" where the problem says nothing.
     std::string driver_z_advice;
+    // Whether the problem's terminal data have a kink (ProblemInfo::terminal_kinked, set_problem_terms; the sweep sets it
+    // from the problem): the multistep start-up's substeps follow it (startup_substeps).
+    bool terminal_kinked = false;
     ProgressCallback progress;   // optional
     // optional: told a warning about the run before it starts, once its memory is known to fit (long_run_warning,
     // run_time.h)
@@ -103,14 +106,21 @@ constexpr int max_startup_substeps = 10000;
 
 // S, the fine steps per time step of the start-up's coarser pass (its finer one takes 2 S), with N steps: 0 where it
 // has none (a start-up other than multistep, or K = 1; resolve Startup::automatic first, resolved_startup), else
-// --startup-substeps or automatically the least multiple of Ky that is at least ceil(sqrt(N / T) / 8).
+// --startup-substeps or automatically the least multiple of Ky that is at least automatic_substeps_rule's count.
 // A multiple of Ky: y's step reads E[y_{m+Ky}], so the fine layers form Ky chains by the fine steps taken mod Ky, each
 // beginning with its own low-order steps; a coarse layer reached after q S fine steps lies on chain q S mod Ky in the
 // coarser pass and 2 q S mod Ky in the finer, and only where both are 0 do the two begin alike, so that the
-// extrapolation cancels their h^2 terms (docs/scheme.md, "Start-up values"). sqrt(N / T) / 8: the finer pass's steps
-// dt / 2S are at most 4 dt^(3/2), so that its O(h^3) stays below the scheme's error as N grows. A double, as the
-// count may pass int's range (validate() refuses that).
+// extrapolation cancels their h^2 terms (docs/scheme.md, "Start-up values"). The count grows as sqrt(N / T): the
+// finer pass's steps dt / 2S stay O(dt^(3/2)), so that its error stays below the scheme's as N grows; smooth data
+// take 3/16 of it (the least that keeps Table 5's errors within 1.25x of the exact start-up's: each fine step adds
+// the interpolation's error), kinked data 1/2 and at least 4 (near the kink the fine steps' time error outweighs
+// the interpolation's). A double, as the count may pass int's range (validate() refuses that).
 double startup_substeps(const SchemeSettings& settings, int N);
+// The automatic count's rule, as the messages show it: ceil(3 sqrt(N / T) / 16), kinked data max(4, ceil(sqrt(N / T) /
+// 2)).
+inline std::string automatic_substeps_rule(bool terminal_kinked) {
+    return terminal_kinked ? "max(4, ceil(sqrt(N / T) / 2))" : "ceil(3 sqrt(N / T) / 16)";
+}
 inline double startup_substeps(const SchemeSettings& settings) { return startup_substeps(settings, settings.N); }
 
 // The fine steps of the start-up's two passes, (K - 1) S and (K - 1) 2 S.

@@ -75,6 +75,7 @@ private:
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
         s_.startup = resolved_startup(s_.startup, feynman_kac_applies<Problem>);
+        s_.terminal_kinked = has_terminal_kink<Problem>::value;
         if (s_.startup == Startup::feynman_kac && !feynman_kac_applies<Problem>)
             throw InputError("--startup feynman-kac: problem " + std::string(Problem::name) +
                              (has_obstacle<Problem>::value ? " is reflected on an obstacle" : "'s driver is not affine") +
@@ -88,7 +89,7 @@ private:
         const double needed_bytes = own_grid ? check_memory() : 0.0;
         if (s_.warn_before_run && own_grid) {
             const std::string long_run =
-                long_run_warning(s_, d, has_terminal_kink<Problem>::value, separable(), context_.pace());
+                long_run_warning(s_, d, separable(), context_.pace());
             if (!long_run.empty()) s_.warn_before_run(long_run);
             if (const std::string reflected = reflected_order_warning<Problem>(s_); !reflected.empty())
                 s_.warn_before_run(reflected);
