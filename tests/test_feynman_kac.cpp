@@ -58,12 +58,14 @@ void check_layer(const std::string& what, const Problem& problem, int M, double 
     constexpr int d = Problem::dimension;
     const int points = d == 1 ? M + 1 : (M + 1) * (M + 1);
     std::vector<double> values((1 + d) * points);
-    const LayerView layer{values.data(), points, 0, 1 + d};
+    const LayerView layer = LayerView::of(values.data(), points, 0, 1 + d);
     const GridPoints<d> grid{-R, 2 * R / M, M};
     const GaussHermiteRule rule = gauss_hermite(L);
     std::vector<double> weights(rule.weights);
     for (double& omega : weights) omega /= std::sqrt(3.14159265358979323846);
-    const FeynmanKacLayer<Problem> fill{problem, layer, grid, tau, AffineFlow<d>::over(problem, problem.T - tau, problem.T),
+    const double picard_scale = 1.0;  // unused by the layer
+    const AffineFlow<d> flow = AffineFlow<d>::over(problem, problem.T - tau, problem.T);
+    const FeynmanKacLayer<Problem> fill{{&problem, &picard_scale, points, 0}, &flow, layer, grid, tau,
                                         {rule.nodes.data(), weights.data(), L}};
     double y_error = 0, y_scale = 0, z_error = 0, z_scale = 0;
     const double t = problem.T - tau, inner = R - 8.5 * std::sqrt(tau) - 1.0;

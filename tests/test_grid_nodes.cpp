@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
         const TensorSplineEvaluator evaluate{m, lo, h};
         const int data_size = (m + 3) * (m + 3);
         std::vector<double> layer_storage = arbitrary_numbers(functions * (points + data_size), 7);
-        const LayerView layer{layer_storage.data(), points, data_size, functions};
+        const LayerView layer = LayerView::of(layer_storage.data(), points, data_size, functions);
         // variances whose nodes reach 1, 3 and 9 cells, so that rows and columns near the edges leave the grid
         for (double variance : {0.05 * h * h, 0.6 * h * h, 5.0 * h * h}) {
             std::vector<AxisNode<TensorSplineEvaluator::Shift>> row;

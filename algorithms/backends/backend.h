@@ -20,6 +20,11 @@ public:
 
     // The product: a whole solve.
     virtual SolveResult solve(const std::string& problem, const SchemeSettings& settings) const = 0;
+    // A batch: the problem with each member's parameters (settings.problem_parameters unused) in one sweep on one grid
+    // (BackwardSweep's Members); SolveResult::members in their order. Throws InputError naming the first member
+    // whose parameters the problem refuses ("member 3: ...", counted from 1).
+    virtual SolveResult solve_batch(const std::string& problem, const SchemeSettings& settings,
+                                    const std::vector<ProblemParameters>& members) const = 0;
 
     // The test seam: the building blocks the solve runs on this backend, each on host vectors, so that the tests
     // check every backend's against formulas and against serial (tests/test_spline.cpp, test_interpolation_2d.cpp).

@@ -91,6 +91,16 @@ public:
             throw InputError("--problem " + quoted(problem) + ": no such problem");
         });
     }
+    SolveResult solve_batch(const std::string& problem, const SchemeSettings& settings,
+                            const std::vector<ProblemParameters>& members) const override {
+        return guarded([&](Context& context) {
+#define BSDE_SOLVE_IF_NAMED(P)                                          \
+            if (problem == P::name || problem == P::alias) return solve_with<P>(context, settings, members);
+            BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
+#undef BSDE_SOLVE_IF_NAMED
+            throw InputError("--problem " + quoted(problem) + ": no such problem");
+        });
+    }
 
 private:
     template <class T>
@@ -117,16 +127,27 @@ private:
 
     // The interpolation chosen (validate() rejects those of the other dimension).
     template <class Problem>
-    static SolveResult solve_with(Context& context, const SchemeSettings& settings) {
+    static SolveResult solve_with(Context& context, const SchemeSettings& settings,
+                                  const std::vector<ProblemParameters>& members = {}) {
         return with_interpolation_family<Problem::dimension>(settings.interpolation, [&](auto family) {
-            return sweep_with<Problem, decltype(family)>(context, settings);
+            return sweep_with<Problem, decltype(family)>(context, settings, members);
         });
     }
 
+    // The members' problems, or with none the settings' problem alone.
     template <class Problem, class Interpolation>
-    static SolveResult sweep_with(Context& context, const SchemeSettings& settings) {
-        const Problem problem(settings.T, settings.problem_parameters);
-        BackwardSweep<Problem, Interpolation, Context> sweep(context, problem, settings);
+    static SolveResult sweep_with(Context& context, const SchemeSettings& settings,
+                                  const std::vector<ProblemParameters>& members) {
+        std::vector<Problem> problems;
+        if (members.empty()) problems.emplace_back(settings.T, settings.problem_parameters);
+        for (std::size_t b = 0; b < members.size(); ++b) {
+            try {
+                problems.emplace_back(settings.T, members[b]);
+            } catch (const InputError& e) {
+                throw InputError("member " + std::to_string(b + 1) + ": " + e.what());
+            }
+        }
+        BackwardSweep<Problem, Interpolation, Context> sweep(context, problems, settings);
         SolveResult result = sweep.run();
         result.problem = Problem::name;
         result.device = context.description();

@@ -197,6 +197,19 @@ struct ExerciseBoundary {
     std::vector<int> edges;
 };
 
+// A member of a 1D solve (a batch's, or the one of a solve; Members, BackwardSweep) at t = 0, w = 0, and for options
+// (a state map) the price's Greeks at the spot S(0, 0) (member_solution.h), the exact values where the problem has
+// them.
+struct MemberSolution {
+    double y0 = 0, z0 = 0;
+    bool has_exact = false;
+    double y0_exact = 0, z0_exact = 0;
+    bool has_greeks = false;
+    double spot = 0;
+    double delta = 0, gamma = 0, theta = 0;  // dV/dS, d2V/dS2, dV/dt at fixed S
+    double delta_exact = 0, gamma_exact = 0, theta_exact = 0;
+};
+
 struct SolveResult {
     std::string problem, device;
     int dimension = 1;           // d: the grid has (M+1)^d points, point p = i_1 (M+1) + i_2 in 2D
@@ -240,6 +253,9 @@ struct SolveResult {
     double device_bytes_measured = -1;  // cuda: device memory taken during the solve; -1 elsewhere
     SweepPhaseSeconds phase_seconds;  // per phase where settings.time_phases (else 0); the rest of sweep_seconds:
                                       // terminal layer, start-up copies, checks
+    // 1D: each member's (a batch's B, in their order; one for a solve of one problem). A batch's result holds these
+    // and the run's facts; its grid vectors (w, y, z, ...), y0 and z0 are empty.
+    std::vector<MemberSolution> members;
 
     double y0_error() const { return y0 > y0_exact ? y0 - y0_exact : y0_exact - y0; }
     double z0_error() const;  // largest |z_0 - exact| over the components

@@ -26,8 +26,11 @@
 
 #include <thrust/copy.h>
 #include <thrust/for_each.h>
+#include <thrust/functional.h>
+#include <thrust/reduce.h>
 #include <thrust/transform.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include "../core/errors.h"
@@ -40,6 +43,7 @@
 #include "../scheme/run_time.h"
 #include "exercise_boundary.h"
 #include "feynman_kac_layer.h"
+#include "member_solution.h"
 #include "separable_pass.h"
 #include "solution_at_zero.h"
 #include "step_status_log.h"
@@ -59,19 +63,28 @@ public:
     using Node = AxisNode<typename Evaluator::Shift>;
 
     BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings)
-        : BackwardSweep(context, problem, settings, 1) {}
+        : BackwardSweep(context, std::vector<Problem>{problem}, settings, 1) {}
+    // A batch (Members): the members, B parameter sets of the problem with the same T, on one grid, in one sweep. In
+    // 2D and for problems with an obstacle, one member.
+    BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings)
+        : BackwardSweep(context, members, settings, 1) {}
 
 private:
     // A sweep on the grid of `refinement` M intervals per axis: 1 for the run's own, r > 1 for the start-up's
     // (startup_refinement), which runs only the start-up (run_startup) and takes its memory from the run's check.
-    BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings, int refinement)
-        : context_(context), problem_(problem), s_(settings), time_{settings.N, settings.T},
+    BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings, int refinement)
+        : context_(context), problem_(first_of(members)), s_(settings), time_{settings.N, settings.T},
           space_{refinement *
                      space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order),
                  settings.R, d},
-          K_(settings.K()), points_(space_.points()), grid_{-settings.R, space_.dx(), space_.M},
+          K_(settings.K()), B_(static_cast<int>(members.size())), member_points_(space_.points()),
+          points_(checked_points(B_, space_.points())), grid_{-settings.R, space_.dx(), space_.M},
           fitter_(Interpolation::make_fitter(context, space_.M, -settings.R, space_.dx(),
-                                              SplineOptions{settings.spline, settings.spline_solve})) {
+                                              SplineOptions{settings.spline, settings.spline_solve})),
+          host_members_(members), problems_(members.begin(), members.end()) {
+        if (B_ > 1 && (d > 1 || has_obstacle<Problem>::value))
+            throw InputError(std::string("a batch of problem ") + Problem::name + ": " +
+                             (d > 1 ? "batches are 1D for now" : "a problem with an obstacle is solved one at a time"));
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
         s_.startup = resolved_startup(s_.startup, feynman_kac_applies<Problem>);
@@ -83,7 +96,14 @@ private:
         substeps_ = static_cast<int>(startup_substeps(s_));
         const bool own_grid = refinement == 1;
         if (own_grid) {
-            check_problem_against_grid(problem, s_);
+            for (int b = 0; b < B_; ++b) {
+                try {
+                    check_problem_against_grid(host_members_[b], s_);
+                } catch (const InputError& e) {
+                    if (B_ == 1) throw;
+                    throw InputError("member " + std::to_string(b + 1) + " of the batch: " + e.what());
+                }
+            }
             startup_refine_ = startup_refinement(s_, d);
         }
         const double needed_bytes = own_grid ? check_memory() : 0.0;
@@ -122,8 +142,9 @@ private:
             ring_.resize(ring_doubles());
             if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
             if (separable()) separable_.resize(SeparableWorkspace::doubles(space_.M));
+            picard_scales_.resize(B_);
             if (startup_refine_ > 1)
-                startup_sweep_.reset(new BackwardSweep(context, problem, settings, startup_refine_));
+                startup_sweep_.reset(new BackwardSweep(context, members, settings, startup_refine_));
         } catch (const std::bad_alloc& e) {  // Thrust's failed device allocations throw a std::bad_alloc too
             throw DeviceError("allocating " + mebibytes(needed_bytes) + " MiB for the solver's arrays failed (" +
                               e.what() + "; N = " + std::to_string(s_.N) + ", M = " + std::to_string(space_.M) +
@@ -138,13 +159,13 @@ public:
         run_ = {};
         statuses_.clear();
         const LayerRingView ring = ring_view(ring_);
-        set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
-        picard_.scale = picard_scale(ring.layer(s_.N));
+        set_layer(ring, s_.N, TerminalLayer<Problem>{members(), ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
+        set_picard_scales(ring.layer(s_.N));
         if (s_.startup == Startup::exact) {
             for (int n = s_.N - 1; n > s_.N - K_; --n)
-                set_layer(ring, n, ExactLayer<Problem>{problem_, ring.layer(n), grid_, n * time_.dt()});
+                set_layer(ring, n, ExactLayer<Problem>{members(), ring.layer(n), grid_, n * time_.dt()});
         } else if (startup_sweep_) {
-            startup_sweep_->run_startup(picard_.scale, picard_scale_source_);
+            startup_sweep_->run_startup(*this);
             take_startup(*startup_sweep_, ring);
         } else if (s_.startup == Startup::feynman_kac) {
             feynman_kac_startup(ring);
@@ -165,14 +186,26 @@ public:
     }
 
 private:
+    static const Problem& first_of(const std::vector<Problem>& members) {
+        if (members.empty()) throw InputError("an empty batch: no member to solve");
+        return members.front();
+    }
+    // B (M+1)^d, which the sweep's 32-bit indices must reach.
+    static int checked_points(int members, int member_points) {
+        if (double(members) * member_points > INT_MAX)
+            throw InputError("a batch of " + std::to_string(members) + " members of " + std::to_string(member_points) +
+                             " grid points each: more than the sweep's 32-bit indices reach (2^31 - 1)");
+        return members * member_points;
+    }
+
     int functions() const { return 1 + d; }
     int steps() const { return startup_fine_steps(K_, substeps_) + (s_.N - K_ + 1); }
+    int member_data() const { return static_cast<int>(fitter_.data_size()); }
     std::size_t ring_doubles() const {
-        return static_cast<std::size_t>(K_ + 1) * functions() * (points_ + fitter_.data_size());
+        return static_cast<std::size_t>(K_ + 1) * functions() * (points_ + std::size_t(B_) * member_data());
     }
-    LayerRingView ring_view(Vector& v) {
-        return {raw(v), K_ + 1, points_, static_cast<int>(fitter_.data_size()), functions()};
-    }
+    LayerRingView ring_view(Vector& v) { return {raw(v), K_ + 1, points_, B_ * member_data(), functions()}; }
+    Members<Problem> members() const { return {raw(problems_), raw(picard_scales_), member_points_, member_data()}; }
 
     // The arrays the run allocates next (rings, Picard and status arrays; the fitter's workspace is already taken),
     // checked against the free memory (SweepMemory::check). Returns the bytes needed.
@@ -184,7 +217,8 @@ private:
                                  fitter_.storage_bytes(),
                                  separable(),
                                  status_depth(d, points_),
-                                 startup_refine_};
+                                 startup_refine_,
+                                 B_};
         return memory.check(context_.free_bytes(), context_.description(), space_.M);
     }
 
@@ -196,39 +230,58 @@ private:
         fit(ring.layer(n));
     }
 
-    void fit(const LayerView& layer) { fitter_.fit(layer.values(0), layer.data(0), functions()); }
+    void fit(const LayerView& layer) { fitter_.fit(layer.values(0), layer.data(0), B_ * functions()); }
 
-    // PicardStop's scale: the terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude); where every term of it
-    // underflows (data that are 0 but far out, beyond |w| = 3.9 at T = 0.01), their largest |y|, which scales with
-    // them as well; 1 where the data are 0 (or not finite, which the first step's status check reports). Sets
-    // picard_scale_source_.
-    double picard_scale(const LayerView& terminal) {
-        const auto sum = [&](const double* values) {
-            const auto terms = thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
-                                                               TerminalMagnitude<d>{grid_, s_.T, values});
-            return context_.reduce(terms, points_, 0.0, Sum{});
+    // Each member's PicardStop scale (picard_scales_): its terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude,
+    // summed over each member's points by one reduction by key); where every term of it underflows (data that are 0
+    // but far out, beyond |w| = 3.9 at T = 0.01), their largest |y|, which scales with them as well; 1 where the data
+    // are 0 (or not finite, which the first step's status check reports). picard_.scale is the smallest, for the
+    // statuses' messages, and picard_scale_source_ says what gave it.
+    void set_picard_scales(const LayerView& terminal) {
+        const auto member_of = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), MemberOf{member_points_});
+        const auto per_member = [&](auto terms, auto reduce) {
+            Vector sums(B_);
+            thrust::reduce_by_key(context_.policy(), member_of, member_of + points_, terms,
+                                  thrust::make_discard_iterator(), sums.begin(), thrust::equal_to<int>(), reduce);
+            std::vector<double> host(B_);
+            context_.copy_to_host(sums.begin(), sums.end(), host.begin());
+            return host;
         };
+        const auto terms = [&](const double* values) {
+            return thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
+                                                   TerminalMagnitude<d>{grid_, s_.T, values, member_points_});
+        };
+        const std::vector<double> weighted = per_member(terms(terminal.values(0)), Sum{});
+        const double weight = context_.reduce(terms(nullptr), member_points_, 0.0, Sum{});
+        const std::vector<double> largest =
+            per_member(thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{}), Maximum{});
         const auto usable = [](double scale) { return scale > 0.0 && std::isfinite(scale); };
-        const double mean = sum(terminal.values(0)) / sum(nullptr);
-        picard_scale_source_ = "E|g(W_T)|, the terminal data's mean magnitude";
-        if (usable(mean)) return mean;
-        const auto magnitudes = thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{});
-        const double largest = context_.reduce(magnitudes, points_, 0.0, Maximum{});
-        picard_scale_source_ = "the terminal data's largest |y|, where each term of E|g(W_T)| underflows";
-        if (usable(largest)) return largest;
-        picard_scale_source_ = "the terminal data being 0";
-        return 1.0;
+        std::vector<double> scales(B_);
+        for (int b = 0; b < B_; ++b) {
+            const double mean = weighted[b] / weight;
+            scales[b] = usable(mean) ? mean : usable(largest[b]) ? largest[b] : 1.0;
+        }
+        const int smallest = static_cast<int>(std::min_element(scales.begin(), scales.end()) - scales.begin());
+        picard_.scale = scales[smallest];
+        picard_scale_source_ = usable(weighted[smallest] / weight)
+                                   ? "E|g(W_T)|, the terminal data's mean magnitude"
+                                   : usable(largest[smallest])
+                                         ? "the terminal data's largest |y|, where each term of E|g(W_T)| underflows"
+                                         : "the terminal data being 0";
+        if (B_ > 1) picard_scale_source_ += " (each member its own; the smallest shown)";
+        picard_scales_.assign(scales.begin(), scales.end());
     }
 
     // The start-up on this sweep's grid, r times finer than the run's: the terminal layer and the start-up's passes
-    // (multistep_startup), with the run's Picard scale, which leave layers N-1..N-K+1 in ring_ for take_startup.
-    void run_startup(double picard_scale, const std::string& picard_scale_source) {
+    // (multistep_startup), with the run's Picard scales, which leave layers N-1..N-K+1 in ring_ for take_startup.
+    void run_startup(const BackwardSweep& run) {
         run_ = {};
         statuses_.clear();
         const LayerRingView ring = ring_view(ring_);
-        set_layer(ring, s_.N, TerminalLayer<Problem>{problem_, ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
-        picard_.scale = picard_scale;
-        picard_scale_source_ = picard_scale_source;
+        set_layer(ring, s_.N, TerminalLayer<Problem>{members(), ring.layer(s_.N), grid_, KreissKernel{s_.smoothing}});
+        picard_.scale = run.picard_.scale;
+        picard_scale_source_ = run.picard_scale_source_;
+        picard_scales_ = run.picard_scales_;
         multistep_startup(ring);
         check_statuses();
     }
@@ -242,7 +295,7 @@ private:
             thrust::transform(context_.policy(), thrust::counting_iterator<int>(0),
                               thrust::counting_iterator<int>(functions() * points_), ring.layer(n).values(0),
                               CoarseGridValues<d>{fine.layer(n).values(0), startup.points_, space_.M, startup_refine_,
-                                                  points_});
+                                                  points_, member_points_, startup.member_points_});
             fit(ring.layer(n));
         }
         run_ = std::move(startup.run_);
@@ -348,10 +401,14 @@ private:
     // terminal data (feynman_kac_layer.h).
     void feynman_kac_startup(const LayerRingView& ring) {
         if constexpr (feynman_kac_applies<Problem>) {
+            typename Context::template vector<AffineFlow<d>> flows(B_);
             for (int j = 1; j < K_; ++j) {
                 const double tau = j * time_.dt();
-                const FeynmanKacLayer<Problem> layer{problem_, ring.layer(s_.N - j), grid_, tau,
-                                                     AffineFlow<d>::over(problem_, s_.T - tau, s_.T),
+                std::vector<AffineFlow<d>> host_flows;
+                for (const Problem& member : host_members_)
+                    host_flows.push_back(AffineFlow<d>::over(member, s_.T - tau, s_.T));
+                flows.assign(host_flows.begin(), host_flows.end());
+                const FeynmanKacLayer<Problem> layer{members(), raw(flows), ring.layer(s_.N - j), grid_, tau,
                                                      {raw(nodes_), raw(weights_), s_.L}};
                 thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
                                  thrust::counting_iterator<int>(points_), layer);
@@ -365,7 +422,7 @@ private:
     void project_on_obstacle(const LayerView& layer, double t, ObstacleGaps gaps) {
         if constexpr (has_obstacle<Problem>::value)
             thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(points_),
-                             ObstacleProjection<Problem>{problem_, layer, grid_, t, gaps});
+                             ObstacleProjection<Problem>{members(), layer, grid_, t, gaps});
     }
 
     // The fused pass of layer n: the point update (MultistepPointUpdate) at every grid point, in the points' order of
@@ -378,8 +435,8 @@ private:
             using Update = MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer, P>;
             const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
             context_.template for_each_group<Shapes::lanes_per_point, Shapes::pass_blocks_per_sm>(
-                (order.visits() + P - 1) / P,
-                VisitInOrder<d, Update>{order, Update{problem_, fitter_.evaluator(), ring, grid_, coefficients, n, t_n,
+                B_ * ((order.visits() + P - 1) / P),
+                VisitInOrder<d, Update>{order, Update{members(), fitter_.evaluator(), ring, grid_, coefficients, n, t_n,
                                                       dt, picard_, statuses_.point_statuses()}},
                 2 * stage_.buffer);
         };
@@ -544,16 +601,19 @@ private:
 
     // Reads back and checks the statuses of the steps done (StepStatusLog::check).
     void check_statuses() {
-        statuses_.check(context_, steps(), picard_judged(), [&](int i) { return describe(grid_(i)); });
+        statuses_.check(context_, steps(), picard_judged(), [&](int g) { return describe(g); });
     }
     PicardJudged picard_judged() const {
         return {s_.picard_iterations, s_.picard_tolerance, s_.picard_strict, picard_.scale, picard_scale_source_};
     }
 
-    static std::string describe(const Point<d>& w) {
+    // Sweep point g's w, "w (member b)" in a batch.
+    std::string describe(int g) const {
+        const Point<d> w = grid_(g % member_points_);
         std::string text = d == 1 ? "" : "(";
         for (int k = 0; k < d; ++k) text += (k ? ", " : "") + format_number(component(w, k));
-        return text + (d == 1 ? "" : ")");
+        text += d == 1 ? "" : ")";
+        return B_ > 1 ? text + " (member " + std::to_string(g / member_points_ + 1) + " of the batch)" : text;
     }
 
     void collect(const LayerView& layer, SolveResult& result) {
@@ -563,8 +623,10 @@ private:
         result.startup_substeps = substeps_;
         result.startup_refine = startup_refine_;
         result.terminal_kinked = has_terminal_kink<Problem>::value;
-        SolutionAtZero<Problem, Context>{context_, problem_, grid_, points_, space_.centre(), s_.R}.collect(ring_, layer,
-                                                                                                          result);
+        if (B_ == 1)
+            SolutionAtZero<Problem, Context>{context_, problem_, grid_, points_, space_.centre(), s_.R}.collect(ring_,
+                                                                                                              layer, result);
+        if constexpr (d == 1) collect_members(layer, result);
         statuses_.report(steps(), picard_judged(), result);
         exercise_.collect(context_, problem_, result);
         result.staged_axis_sums = run_.staged_axis_sums;
@@ -572,6 +634,26 @@ private:
         result.startup_grid_separable_layers = run_.startup_grid_separable_layers;
         result.storage_bytes = storage_bytes();
         result.device_bytes_measured = context_.device_bytes_in_use();
+    }
+
+    // Each member's MemberSolution from its y and z near w = 0 (MemberStencil), gathered in one pass and one copy.
+    void collect_members(const LayerView& layer, SolveResult& result) {
+        constexpr int W = MemberStencil::width;
+        Vector near(std::size_t(2) * B_ * W);
+        thrust::transform(context_.policy(), thrust::counting_iterator<int>(0),
+                          thrust::counting_iterator<int>(2 * B_ * W), near.begin(),
+                          MemberStencil{layer.values(0), points_, member_points_, space_.centre(), B_});
+        std::vector<double> host(near.size());
+        context_.copy_to_host(near.begin(), near.end(), host.begin());
+        result.members.clear();
+        for (int b = 0; b < B_; ++b) {
+            double y[W], z[W];
+            for (int k = 0; k < W; ++k) {
+                y[k] = host[b * W + k];
+                z[k] = host[(B_ + b) * W + k];
+            }
+            result.members.push_back(member_solution(host_members_[b], space_.dx(), y, z));
+        }
     }
 
     double storage_bytes() const {
@@ -585,7 +667,7 @@ private:
     // run form (LaunchShapes::points_per_call).
     int points_per_call() const {
         if constexpr (!runs_possible) return 1;
-        else return Shapes::points_per_call(context_, points_, s_.points_per_call);
+        else return Shapes::points_per_call(context_, B_, member_points_, s_.points_per_call);
     }
 
     using Shapes = LaunchShapes<d>;
@@ -600,11 +682,18 @@ private:
     SchemeSettings s_;
     TimeGrid time_;
     SpaceGrid space_;
-    int K_, points_, substeps_ = 0;
+    int K_;
+    int B_;              // members (Members): 1 for a solve of one problem
+    int member_points_;  // (M+1)^d of this grid
+    int points_;         // B_ member_points_: the sweep's points
+    int substeps_ = 0;
     int startup_refine_ = 0;  // startup_refinement: of the run's own sweep; 0 in the start-up's
     std::unique_ptr<BackwardSweep> startup_sweep_;  // where startup_refine_ > 1
     GridPoints<d> grid_;
     Fitter fitter_;
+    std::vector<Problem> host_members_;
+    typename Context::template vector<Problem> problems_;  // host_members_ in the backend's memory
+    Vector picard_scales_;                                  // B_ (set_picard_scales)
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
     Vector separable_;  // the separable pass's workspace (SeparableWorkspace), where it runs
     std::vector<double> host_gamma_y_, host_gamma_z_;  // gamma_y_, gamma_z_ on the host

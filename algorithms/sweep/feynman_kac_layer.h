@@ -143,22 +143,26 @@ private:
     }
 };
 
-// Layer t = T - tau at grid point i (formula above) from the terminal data g themselves, not the grid's smoothed layer:
-// in 1D by NormalLineIntegral cut at g's kink points; in 2D by NormalLineIntegral across g's kink line where the line
-// lies within 8.5 sd, else by the tensor Gauss-Hermite rule. So the layers err by the quadrature's error alone.
+// Layer t = T - tau at sweep point g (formula above, its member's: Members) from the terminal data g themselves, not
+// the grid's smoothed layer: in 1D by NormalLineIntegral cut at g's kink points; in 2D by NormalLineIntegral across
+// g's kink line where the line lies within 8.5 sd, else by the tensor Gauss-Hermite rule. So the layers err by the
+// quadrature's error alone.
 template <class Problem>
 struct FeynmanKacLayer {
     static constexpr int d = Problem::dimension;
-    Problem problem;
+    Members<Problem> members;
+    const AffineFlow<d>* flows;  // each member's over [T - tau, T]
     LayerView layer;
     GridPoints<d> grid;
     double tau;
-    AffineFlow<d> flow;
     GaussHermiteExpectation along;  // 2D: Gauss-Hermite along the kink line, and the tensor rule away from it
 
-    __host__ __device__ void operator()(int i) const {
-        TerminalMomentsAbout<Problem> moments{problem, grid(i) + flow.C};
-        NormalLineIntegral<Problem> line{moments, unit_normal(), along, {}, 0, tau};
+    __host__ __device__ void operator()(int g) const {
+        const int member = members.member(g);
+        const Problem problem = members.problems[member];
+        const AffineFlow<d> flow = flows[member];
+        TerminalMomentsAbout<Problem> moments{problem, grid(members.point(g)) + flow.C};
+        NormalLineIntegral<Problem> line{moments, unit_normal(problem), along, {}, 0, tau};
         if constexpr (d == 1) {
             if constexpr (has_terminal_kink<Problem>::value) {
                 const KinkPoints kinks = kinks_of(problem.terminal_kink());
@@ -180,11 +184,11 @@ struct FeynmanKacLayer {
         const double growth = exp(flow.B);
         Point<d> z{};
         for (int k = 0; k < d; ++k) component(z, k) = growth * component(moments.y_dw, k) / tau;
-        store_point(layer, i, growth * moments.y + flow.A, z);
+        store_point(layer, g, growth * moments.y + flow.A, z);
     }
 
 private:
-    __host__ __device__ Point<d> unit_normal() const {
+    __host__ __device__ static Point<d> unit_normal(const Problem& problem) {
         if constexpr (d == 1) {
             return 1.0;
         } else {

@@ -206,7 +206,7 @@ struct SeparableAxis2Sums {
             z[1] += before.z[1];
         }
         if (last_layer)
-            solve(i, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
+            solve(i, i, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
         else
             work.store_sums(i, y, z);
     }
@@ -221,7 +221,7 @@ struct SeparableSolve {
     PointSolver<Problem> solve;
     __host__ __device__ void operator()(int i) const {
         const auto sums = work.sums_at(i);
-        solve(i, sums.y, Vec2{{sums.z[0] / gamma_z0, sums.z[1] / gamma_z0}});
+        solve(i, i, sums.y, Vec2{{sums.z[0] / gamma_z0, sums.z[1] / gamma_z0}});
     }
 };
 

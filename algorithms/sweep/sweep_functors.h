@@ -14,11 +14,20 @@ namespace bsde {
 
 // A stored time layer of 1 + d functions (y, z_1..z_d): their grid values, then their interpolation data,
 //   [values y | values z_1 | ... | data y | data z_1 | ...]   (in 1D with the spline: [y | z | y'' | z'']).
+// In a batch of B members (Members) each function's part holds the members' one after the other: points = B member
+// points, data_size = B member data; member(b) views member b's part alone, with the same strides.
 struct LayerView {
-    double* base;
+    double* base;       // function k's values at base + k points
     int points, data_size, functions;
+    double* data_base;  // function k's interpolation data at data_base + k data_size
+    __host__ __device__ static LayerView of(double* base, int points, int data_size, int functions) {
+        return {base, points, data_size, functions, base + functions * points};
+    }
     __host__ __device__ double* values(int k) const { return base + k * points; }
-    __host__ __device__ double* data(int k) const { return base + functions * points + k * data_size; }
+    __host__ __device__ double* data(int k) const { return data_base + k * data_size; }
+    __host__ __device__ LayerView member(int b, int member_points, int member_data) const {
+        return {base + b * member_points, points, data_size, functions, data_base + b * member_data};
+    }
 };
 
 // K+1 layers in a ring: layer n lives in slot n mod (K+1), so the step that writes layer n never
@@ -28,8 +37,27 @@ struct LayerRingView {
     int slots, points, data_size, functions;
     __host__ __device__ int slot_size() const { return functions * (points + data_size); }
     __host__ __device__ LayerView layer(int n) const {
-        return {base + (n % slots) * slot_size(), points, data_size, functions};
+        return LayerView::of(base + (n % slots) * slot_size(), points, data_size, functions);
     }
+};
+
+// A sweep point's member (Members): g / points.
+struct MemberOf {
+    int points;
+    __host__ __device__ int operator()(int g) const { return g / points; }
+};
+
+// The members of a batched solve (BackwardSweep): B parameter sets of one problem on one grid, each with its own copy
+// of the grid's points. Sweep point g is member g / points's grid point g % points; a layer holds each function's
+// values of the members one after the other, then their data (LayerView). A solve of one problem is a batch of one.
+template <class Problem>
+struct Members {
+    const Problem* problems;      // B, in the backend's memory
+    const double* picard_scales;  // B: each member's PicardStop scale (BackwardSweep::picard_scales)
+    int points, data;             // a member's grid points, and its interpolation data per function
+    __host__ __device__ int member(int g) const { return g / points; }
+    __host__ __device__ int point(int g) const { return g % points; }
+    __host__ __device__ LayerView layer(const LayerView& all, int b) const { return all.member(b, points, data); }
 };
 
 // Grid point i of the uniform grid in W-space: w = x_min + i dx in 1D, (x_min + i_1 dx, x_min + i_2 dx)
@@ -130,12 +158,14 @@ struct PicardStop {
     __host__ __device__ bool above_tolerance(double change, double y) const {
         return change > tolerance * (scale + fabs(y));
     }
+    __host__ __device__ PicardStop with_scale(double member_scale) const { return {iterations, tolerance, member_scale}; }
 };
 
-// y^n at grid point i of layer n by Picard from its explicit part and z^n,
+// y^n at sweep point g (grid point i of its member, Members) of layer n by Picard from its explicit part and z^n,
 //   y <- explicit_y + implicit_step f(t_n, w_i, y, z^n),   implicit_step = ky dt gy_0,
 // from y^{n+1} at the same point; stores y, z and the point's status (y and z finite? Picard's last change and
-// iterations), which the sweep reduces over the grid later (BackwardSweep::reduce_statuses).
+// iterations), which the sweep reduces over the grid later (BackwardSweep::reduce_statuses). `problem` and `picard`
+// are the member's.
 template <class Problem>
 struct PointSolver {
     static constexpr int d = Problem::dimension;
@@ -145,8 +175,8 @@ struct PointSolver {
     int n;
     double t_n, implicit_step;
     PicardStop picard;
-    StepStatus* point_status;  // grid point i's at i
-    __host__ __device__ void operator()(int i, double explicit_y, const Point<d>& z) const;
+    StepStatus* point_status;  // sweep point g's at g
+    __host__ __device__ void operator()(int g, int i, double explicit_y, const Point<d>& z) const;
 };
 
 // The step's equation (scheme.md, "One backward step"), for the layer n being computed from the stored n+1..n+K:
@@ -213,10 +243,10 @@ template <class Problem>
 using DriverAtTime = decltype(driver_at(std::declval<const Problem&>(), 0.0));
 
 template <class Problem>
-__host__ __device__ void PointSolver<Problem>::operator()(int i, double explicit_y, const Point<d>& z) const {
+__host__ __device__ void PointSolver<Problem>::operator()(int g, int i, double explicit_y, const Point<d>& z) const {
     const Point<d> w = grid(i);
     const DriverAtTime<Problem> driver_n = driver_at(problem, t_n);
-    double y = ring.layer(n + 1).values(0)[i];  // start Picard from y^{n+1} at the same point
+    double y = ring.layer(n + 1).values(0)[g];  // start Picard from y^{n+1} at the same point
     double change = 0.0;
     int used = 0;
     while (used < picard.iterations) {
@@ -226,11 +256,11 @@ __host__ __device__ void PointSolver<Problem>::operator()(int i, double explicit
         ++used;
         if (!picard.above_tolerance(change, y)) break;
     }
-    store_point(ring.layer(n), i, y, z);
+    store_point(ring.layer(n), g, y, z);
     bool finite = is_finite(y);
     for (int k = 0; k < d; ++k) finite = finite && is_finite(component(z, k));
     const bool unconverged = picard.above_tolerance(change, y);
-    point_status[i] = {change, used, finite ? INT_MAX : i, unconverged ? 1 : 0};
+    point_status[g] = {change, used, finite ? INT_MAX : g, unconverged ? 1 : 0};
 }
 
 // Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point `site` over a rule's
@@ -380,10 +410,10 @@ private:
 // reads_kinked_layer: whether the step reads the kinked terminal layer (c.kinked_layer), with its own rule; the
 // steps that do not are compiled without that rule, so that its registers do not weigh on their kernel (on cuda
 // each is a kernel of its own; docs/performance.md, "Registers and warps per SM").
-// P, grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P g .. P g + P - 1
-// (NeighbourExpectations; where M + 1 is no multiple of P, the last call takes the last P points and stores those the
-// call before did not), so that a node's loads and the shared entries of the P stencils serve all of them, with 1/P
-// of the calls; 1 takes i = g. Each P is a kernel of its own on cuda, for the same reason as the kinked rule
+// P, grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P c .. P c + P - 1 of member
+// g / C, c = g % C, C = ceil((M + 1) / P) calls a member (NeighbourExpectations; where M + 1 is no multiple of P, a
+// member's last call takes its last P points and stores those the call before did not), so that a node's loads and
+// the shared entries of the P stencils serve all of them, with 1/P of the calls; 1 takes the sweep point g. Each P is a kernel of its own on cuda, for the same reason as the kinked rule
 // (docs/performance.md, "Points per call").
 template <class Problem, class Evaluator, bool reads_kinked_layer = false, int P = 1>
 struct MultistepPointUpdate {
@@ -393,15 +423,18 @@ struct MultistepPointUpdate {
     static constexpr bool runs_possible = d == 1 && has_run_form<Evaluator>::value;
     static_assert(P == 1 || (P > 1 && runs_possible), "several points per call: 1D with an evaluator of the run form");
     static constexpr int points_per_call = P;
-    Problem problem;
+    Members<Problem> members;
     Evaluator evaluate;
     LayerRingView ring;
     GridPoints<d> grid;
     StepCoefficients<Evaluator> c;
     int n;             // the layer being computed
     double t_n, dt;
-    PicardStop picard;
-    StepStatus* point_status;  // grid point i's at i
+    PicardStop picard;         // its iterations and tolerance; each member's scale from members
+    StepStatus* point_status;  // sweep point g's at g
+
+    // The calls a member takes (points_per_call each).
+    __host__ __device__ static int calls_per_member(int member_points) { return (member_points + P - 1) / P; }
 
     // What a point takes from the stored layers.
     struct PointSums {
@@ -450,20 +483,23 @@ private:
     __host__ __device__ bool reads_kinked(int j) const { return reads_kinked_layer && n + j == c.kinked_layer; }
     __host__ __device__ bool reads_young(int j) const { return reads_kinked_layer && d == 1 && c.young(n + j); }
 
-    // Call g of P points per call: the points P g .. P g + P - 1, or at the grid's end the last P points, of which
-    // it stores those from P g on.
+    // Call g of P points per call: member b's points P c .. P c + P - 1, or at its grid's end its last P points, of
+    // which it stores those from P c on.
     template <class Lanes>
     __host__ __device__ void update_run(int g, const Lanes& lanes) const {
-        const int first = P * g + P <= grid.M + 1 ? P * g : grid.M + 1 - P;
-        update(first, lanes, P * g - first);
+        const int calls = calls_per_member(members.points), b = g / calls, c = g % calls;
+        const int first = P * c + P <= members.points ? P * c : members.points - P;
+        update(b * members.points + first, lanes, P * c - first);
     }
 
-    // The points first .. first + P - 1: every lane sums its nodes of every layer, the lanes add up; then each
-    // point's storing lane solves and stores it (from the point first + stored_from on: the call before stored
-    // the others); with lanes, the points' Picard iterations run on as many lanes at once.
+    // The sweep points first .. first + P - 1 (of one member): every lane sums its nodes of every layer, the lanes add
+    // up; then each point's storing lane solves and stores it (from the point first + stored_from on: the call before
+    // stored the others); with lanes, the points' Picard iterations run on as many lanes at once.
     template <class Lanes>
     __host__ __device__ void update(int first, const Lanes& lanes, int stored_from = 0) const {
         const int K = c.ky > c.kz ? c.ky : c.kz;
+        const int member = members.member(first), first_point = members.point(first);
+        const Problem problem = members.problems[member];
         // 1D: the lanes share the smooth layers' nodes in runs (LayerNodeShare), each lane taking only the layers its
         // run reaches, so that only the lanes that read layer n + 1 wait for the work before; 2D: every lane every
         // layer (the staged rule's schedule is the whole block's).
@@ -485,14 +521,14 @@ private:
                 }
             }
             if (j == 1) lanes.wait_for_previous_work();
-            const LayerView layer = ring.layer(n + j);
+            const LayerView layer = members.layer(ring.layer(n + j), member);
             const DriverAtTime<Problem> driver = driver_at(problem, t_n + j * dt);
             if constexpr (P == 1) {
-                LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first), driver};
+                LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first_point), driver};
                 apply_rule(j, e.site.w, e, lanes, nodes);
                 sums[0].add_layer(j, e, c);
             } else {
-                auto run = NeighbourExpectations<Problem, Evaluator, P>::of(evaluate, layer, grid, first, driver);
+                auto run = NeighbourExpectations<Problem, Evaluator, P>::of(evaluate, layer, grid, first_point, driver);
                 apply_rule(j, run.at[0].site.w, run, lanes, nodes);
                 BSDE_DEVICE_UNROLL(P)
                 for (int p = 0; p < P; ++p) sums[p].add_layer(j, run.at[p], c);
@@ -511,14 +547,11 @@ private:
                 component(z[p], k) =
                     lanes.sum(component(sums[p].expected_z1, k) + component(sums[p].z_sum, k)) / c.gamma_z[0];
         }
+        const PointSolver<Problem> solve{problem,      ring, grid, n, t_n, c.ky * dt * c.gamma_y[0],
+                                         picard.with_scale(members.picard_scales[member]), point_status};
         BSDE_DEVICE_UNROLL(P)
         for (int p = 0; p < P; ++p)
-            if (p >= stored_from && lanes.stores(p)) solve_point(first + p, explicit_y[p], z[p]);
-    }
-
-    __host__ __device__ void solve_point(int i, double explicit_y, const Point<d>& z) const {
-        PointSolver<Problem>{problem, ring, grid, n, t_n, c.ky * dt * c.gamma_y[0], picard, point_status}(i, explicit_y,
-                                                                                                        z);
+            if (p >= stored_from && lanes.stores(p)) solve(first + p, first_point + p, explicit_y[p], z[p]);
     }
 };
 
@@ -547,38 +580,40 @@ struct ObstacleGaps {
 template <class Problem>
 struct ObstacleProjection {
     static constexpr int d = Problem::dimension;
-    Problem problem;
+    Members<Problem> members;
     LayerView layer;
     GridPoints<d> grid;
     double t;
     ObstacleGaps gaps;
-    __host__ __device__ void operator()(int i) const {
-        const Point<d> w = grid(i);
+    __host__ __device__ void operator()(int g) const {
+        const Problem& problem = members.problems[members.member(g)];
+        const Point<d> w = grid(members.point(g));
         const double h = problem.obstacle(t, w);
         if (gaps.gap) {
-            gaps.gap[i] = layer.values(0)[i] - h;
-            gaps.obstacle[i] = h;
+            gaps.gap[g] = layer.values(0)[g] - h;
+            gaps.obstacle[g] = h;
         }
-        if (!(layer.values(0)[i] < h)) return;
-        layer.values(0)[i] = h;
+        if (!(layer.values(0)[g] < h)) return;
+        layer.values(0)[g] = h;
         if constexpr (has_obstacle_z<Problem>::value) {
             const Point<d> z = problem.obstacle_z(t, w);
-            for (int k = 0; k < d; ++k) layer.values(1 + k)[i] = component(z, k);
+            for (int k = 0; k < d; ++k) layer.values(1 + k)[g] = component(z, k);
         }
     }
 };
 
-// Terminal layer at grid point i: g and grad g, smoothed near a kink (terminal_smoothing.h): in 1D within
-// half_width() cells of any of its kink points, in 2D within half_width() dx of the kink line, along its normal.
+// Terminal layer at sweep point g: g and grad g of its member, smoothed near a kink (terminal_smoothing.h): in 1D
+// within half_width() cells of any of its kink points, in 2D within half_width() dx of the kink line, along its normal.
 template <class Problem>
 struct TerminalLayer {
     static constexpr int d = Problem::dimension;
-    Problem problem;
+    Members<Problem> members;
     LayerView layer;
     GridPoints<d> grid;
     KreissKernel kernel;
     __host__ __device__ void operator()(int i) const {
-        const Point<d> w = grid(i);
+        const Problem problem = members.problems[members.member(i)];
+        const Point<d> w = grid(members.point(i));
         store_point(layer, i, problem.terminal_y(w), problem.terminal_z(w));
         if constexpr (has_terminal_kink<Problem>::value) {
             const auto kinks = kinks_of(problem.terminal_kink());
@@ -598,29 +633,34 @@ struct RichardsonSquare {
     __host__ __device__ double operator()(double fine, double coarse) const { return (4.0 * fine - coarse) / 3.0; }
 };
 
-// Value k of a layer's values (function k / P at grid point k % P, P = (M+1)^d points) from the same layer on a grid of
-// r M intervals over the same domain (the start-up's, BackwardSweep::take_startup): point i is its point r i, in 2D
-// (i_1, i_2) its (r i_1, r i_2), in GridPoints' order.
+// Value k of a layer's values (function k / P at sweep point k % P, P = B (M+1)^d points, Members) from the same
+// layer on a grid of r M intervals over the same domain (the start-up's, BackwardSweep::take_startup): a member's grid
+// point i is its point r i there, in 2D (i_1, i_2) its (r i_1, r i_2), in GridPoints' order.
 template <int d>
 struct CoarseGridValues {
-    const double* fine;  // function f at fine point j: fine[f fine_points + j]
+    const double* fine;  // function f at fine sweep point j: fine[f fine_points + j]
     int fine_points, M, r, points;
+    int member_points, fine_member_points;
     __host__ __device__ double operator()(int k) const {
-        const int f = k / points, i = k % points;
+        const int f = k / points, b = k % points / member_points, i = k % points % member_points;
         const int j = d == 1 ? r * i : (i / (M + 1)) * r * (r * M + 1) + (i % (M + 1)) * r;
-        return fine[f * fine_points + j];
+        return fine[f * fine_points + b * fine_member_points + j];
     }
 };
 
-// The exact solution at time t at grid point i (the exact start-up of verification runs).
+// The exact solution at time t at sweep point g, its member's (the exact start-up of verification runs).
 template <class Problem>
 struct ExactLayer {
-    Problem problem;
+    Members<Problem> members;
     LayerView layer;
     GridPoints<Problem::dimension> grid;
     double t;
-    __host__ __device__ void operator()(int i) const {
-        if constexpr (Problem::has_exact_solution) store_point(layer, i, problem.exact_y(t, grid(i)), problem.exact_z(t, grid(i)));
+    __host__ __device__ void operator()(int g) const {
+        if constexpr (Problem::has_exact_solution) {
+            const Problem& problem = members.problems[members.member(g)];
+            const auto w = grid(members.point(g));
+            store_point(layer, g, problem.exact_y(t, w), problem.exact_z(t, w));
+        }
     }
 };
 
@@ -664,20 +704,23 @@ struct AbsoluteValue {
     __host__ __device__ double operator()(double x) const { return fabs(x); }
 };
 
-// The terminal data's mean magnitude E|g(W_T)| over the grid, as sum_i |g_i| rho_i / sum_i rho_i with the density of
-// W_T at grid point i, rho_i = e^(-|w_i|^2 / (2T)) (its normalisation cancels): the terms of both sums by index,
-// |g_i| rho_i with the terminal values, rho_i alone without (nullptr). PicardStop's scale.
+// A member's terminal data's mean magnitude E|g(W_T)| over the grid, as sum_i |g_i| rho_i / sum_i rho_i with the
+// density of W_T at grid point i, rho_i = e^(-|w_i|^2 / (2T)) (its normalisation cancels): the terms of both sums by
+// sweep point g (grid point g % member_points), |g_i| rho_i with the terminal values, rho_i alone without (nullptr).
+// PicardStop's scale.
 template <int d>
 struct TerminalMagnitude {
     GridPoints<d> grid;
     double T;
     const double* terminal_y;  // nullptr: the weight alone
-    __host__ __device__ double operator()(int i) const {
+    int member_points;
+    __host__ __device__ double operator()(int g) const {
+        const int i = g % member_points;
         const Point<d> w = grid(i);
         double squared = 0.0;
         for (int k = 0; k < d; ++k) squared += component(w, k) * component(w, k);
         const double density = exp(-squared / (2.0 * T));
-        return terminal_y ? density * fabs(terminal_y[i]) : density;
+        return terminal_y ? density * fabs(terminal_y[g]) : density;
     }
 };
 

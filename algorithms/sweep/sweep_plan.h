@@ -44,6 +44,7 @@ struct SweepMemory {
     bool separable;           // the steps run the separable pass (its workspace)
     int status_depth;         // status_depth() of this grid
     int startup_refine;       // startup_refinement(); 0 or 1: the start-up (if any) on this grid
+    int members = 1;          // B, a batched solve's members (Members): B times the arrays, the fitter's workspace once
 
     struct Estimate {
         double arrays, fitter, ring_values;
@@ -54,7 +55,7 @@ struct SweepMemory {
     Estimate estimate(int N) const {
         const int K = s.K(), functions = 1 + d;
         const int M = space_intervals(s.Ky, s.Kz, N, s.T, s.R, s.grid_order);
-        const double points = d == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
+        const double points = members * (d == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0));
         const double S = startup_substeps(s, N);
         const double ring_values = (K + 1.0) * functions * points * (1.0 + data_per_point);
         const double separable_values = separable ? double(SeparableWorkspace::doubles(M)) : 0.0;
@@ -62,7 +63,7 @@ struct SweepMemory {
         // The start-up's fine ring beside the run's; on a grid of r M intervals (r > 1) that and a ring of its own,
         // with their fitter, statuses and separable workspace, (r M + 1)^d / (M + 1)^d times as many values a layer.
         const double r = std::max(1, startup_refine);
-        const double startup_points = std::pow(r * M + 1.0, d), finer = startup_points / points;
+        const double startup_points = members * std::pow(r * M + 1.0, d), finer = startup_points / points;
         double startup = 0;
         if (S > 0 && r == 1) startup = sizeof(double) * ring_values;
         if (S > 0 && r > 1)
@@ -82,6 +83,16 @@ struct SweepMemory {
         const Estimate now = estimate(s.N);
         const bool too_many_values = now.ring_values > INT_MAX;
         if (!too_many_values && (free < 0 || now.arrays <= free)) return now.arrays;
+        if (members > 1) {  // the arrays grow as B: the largest B that fits
+            const double fitting = std::floor(members * std::min(free < 0 ? INFINITY : free / now.arrays,
+                                                                 double(INT_MAX) / now.ring_values));
+            throw InputError("a batch of " + std::to_string(members) + " members needs " + mebibytes(now.arrays) +
+                             " MiB of memory on " + device + " and " + mebibytes(free) + " MiB are free (N = " +
+                             std::to_string(s.N) + ", M = " + std::to_string(M) + "): " +
+                             (fitting >= 1 ? "the largest batch that fits has " + format_number(fitting, "%.0f") +
+                                                 " members"
+                                           : "not even one member fits; lower --N"));
+        }
 
         // The largest N below this one whose arrays, with its own (smaller) fitter, fit in the memory this run has
         // (free and this fitter's), and whose rings 32-bit indices reach; M(N) never decreases.
@@ -139,20 +150,20 @@ struct LaunchShapes {
 
     // Grid points per call of the 1D fused pass with an evaluator of the run form (MultistepPointUpdate's P): the
     // settings' choice `chosen` (SchemeSettings::points_per_call) where > 0, else the P = 1, 2 or 3 whose calls,
-    // ceil(points / P), each with the lanes the context gives them (lanes_for: a power of two up to lanes_per_point
+    // B ceil(points / P) for B members of `member_points` points (Members), each with the lanes the context gives them (lanes_for: a power of two up to lanes_per_point
     // on cuda, one on the host, lanes.h), make the most threads within the threads the context runs at once (on cuda a
     // wave of the pass, on the host its threads); a P within 1/16 of the most counts as equal, and of equals the
     // largest P is taken, since P points share a node's loads (2 P + 2 entries of each function's arrays for P points,
     // against 4 for each) and no second wave is started; where no P fits, pairs. On the host the threads are few, so
     // it is pairs unless a grid has at most three points per thread (docs/performance.md, "Points per call").
     template <class Context>
-    static int points_per_call(const Context& context, int points, int chosen) {
+    static int points_per_call(const Context& context, int members, int member_points, int chosen) {
         if (chosen > 0) return chosen;
         const long long at_once = context.threads_at_once(pass_blocks_per_sm);
         long long most_threads = 0;
         int P_chosen = 2;
         for (int P = 1; P <= max_points_per_call; ++P) {
-            const long long calls = (points + P - 1LL) / P;
+            const long long calls = members * ((member_points + P - 1LL) / P);
             const long long threads = calls * context.lanes_for(calls, lanes_per_point, pass_blocks_per_sm);
             if (threads > at_once) continue;
             if (16 * threads >= 15 * most_threads) P_chosen = P;
