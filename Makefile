@@ -39,7 +39,7 @@ CORE_SRC := $(addprefix algorithms/,quadrature/gauss_hermite.cpp interpolation/c
             problems/registry.cpp
 CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/output_files.cpp src/plots.cpp src/exercise_boundary_files.cpp \
             src/study.cpp src/study_output.cpp src/progress.cpp \
-            src/bench.cpp src/build_info.cpp src/estimate.cpp src/result_checks.cpp src/batch_spec.cpp
+            src/bench.cpp src/build_info.cpp src/estimate.cpp src/result_checks.cpp src/batch_spec.cpp src/surface.cpp
 TEST_SRC := $(wildcard tests/*.cpp)
 
 BSDE  := $(BUILD)/bin/bsde

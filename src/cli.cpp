@@ -19,6 +19,7 @@
 #include "report.h"
 #include "result_checks.h"
 #include "study.h"
+#include "surface.h"
 
 namespace bsde {
 namespace {
@@ -138,9 +139,10 @@ int run_parsed(const Invocation& invocation, const std::vector<std::string>& arg
     else if (invocation.command == "grid")
         print_grid(out, invocation, find_problem(invocation.problem));
     else if (invocation.command == "problems") print_problems(out);
-    else if (invocation.command == "study" || invocation.command == "bench") {
+    else if (invocation.command == "study" || invocation.command == "bench" || invocation.command == "surface") {
         std::string command = "bsde";  // as given, for the output's record of the run
         for (const std::string& a : args) command += " " + a;
+        if (invocation.command == "surface") return surface_command(invocation, command, out, err);
         return (invocation.command == "study" ? study_command : bench_command)(invocation, command, out, err,
                                                                                  show_progress);
     } else return solve_command(invocation, out, err, show_progress);

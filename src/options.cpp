@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -25,7 +27,7 @@ namespace po = boost::program_options;
 namespace bsde {
 namespace {
 
-const std::vector<std::string> commands{"solve", "study", "bench", "coefficients", "grid", "problems"};
+const std::vector<std::string> commands{"solve", "study", "surface", "bench", "coefficients", "grid", "problems"};
 
 // The characters of an option's name (a config file's key; --NAME in a message).
 const char* const option_name_characters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
@@ -123,6 +125,9 @@ po::options_description shared_options() {
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
         ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")
+        ("batch", po::value<std::string>()->value_name("FILE"),
+         "surface: the members as CSV, a header of the problem's parameter names and one member a row (instead of "
+         "the parameters' lists)")
         ("spots", po::value<std::string>()->value_name("LOW:HIGH"),
          "solve, grid: the options' spots whose largest error the report gives, one range for every asset or one per "
          "asset (exchange: 50:200,40:160); R is chosen to hold them where --R is not given, and a --R too small for "
@@ -359,6 +364,10 @@ std::string help_text() {
             "  solve          solve a problem and report y_0, z_0, errors, time and memory\n"
             "  study          solve every (K, N) of --K and --N lists on each of --backends: errors, orders,\n"
             "                 times, speedups (table on stdout; CSV, Markdown and plots with --out DIR)\n"
+            "  surface        solve a batch of a 1D problem's parameter sets in one sweep: the parameters as\n"
+            "                 lists (--strike 80:120:9 --sigma 0.1,0.2: their product) or --batch FILE.csv;\n"
+            "                 y_0, z_0, an option's delta, gamma and theta, errors and estimates per member\n"
+            "                 (CSV and Markdown with --out DIR)\n"
             "  bench          time fixed cases (--cases) on --backends: median and spread of --repeats solves,\n"
             "                 the split of a step, node evaluations/s and FP64 GFLOP/s (docs/benchmarking.md, Benchmark)\n"
             "  coefficients   print the multistep weights gamma^K_{K,j} and gamma^1_{K,j} for K = 1..--K\n"
@@ -405,6 +414,56 @@ static void check_argument_lengths(const std::vector<std::string>& args) {
 }
 
 // parse_invocation without the config file's line numbers in its messages (ConfigLines::attribute).
+// bsde surface's members: --batch FILE's rows, or the product of the parameters' lists. Throws InputError for both or
+// neither, and for a file that cannot be read.
+static Batch take_batch(const po::variables_map& vm, const std::vector<BatchParameter>& lists) {
+    std::string path;
+    if (!take(vm, "batch", path)) {
+        if (lists.empty())
+            throw InputError("bsde surface: no members: give the problem's parameters as lists (--strike 80:120:9 "
+                             "--sigma 0.1,0.2) or --batch FILE.csv");
+        return batch_product(lists);
+    }
+    if (!lists.empty())
+        throw InputError("--batch " + quoted(path) + " and --" + lists.front().name +
+                         ": the members come from the file or from the lists, not both");
+    std::ifstream file(path);
+    if (!file) throw InputError("--batch " + quoted(path) + ": cannot be read (" + std::strerror(errno) + ")");
+    return read_batch_csv(file, "--batch " + quoted(path));
+}
+
+// bsde surface: one grid for every member, R the largest that the members' default spots need (unless --R), and each
+// member's settings validated as a solve's; a refusal names the member (describe_member). Throws InputError.
+static void check_surface_members(Invocation& invocation, const ProblemInfo& problem, bool R_given) {
+    SchemeSettings& s = invocation.settings;
+    const Batch& batch = invocation.batch;
+    for (std::size_t b = 0; b < batch.members.size(); ++b) {
+        try {
+            SchemeSettings member = s;
+            member.problem_parameters = batch.members[b];
+            set_problem_terms(member, problem);
+            if (problem.spot_domain && !R_given) {
+                Invocation alone;
+                alone.settings = member;
+                choose_domain(alone, problem, {}, false);
+                s.R = std::max(s.R, alone.settings.R);
+            }
+        } catch (const InputError& e) {
+            throw InputError(describe_member(batch, int(b)) + ": " + e.what());
+        }
+    }
+    for (std::size_t b = 0; b < batch.members.size(); ++b) {
+        try {
+            SchemeSettings member = s;
+            member.problem_parameters = batch.members[b];
+            set_problem_terms(member, problem);
+            validate_for_problem(member, problem);
+        } catch (const InputError& e) {
+            throw InputError(describe_member(batch, int(b)) + ": " + e.what());
+        }
+    }
+}
+
 static Invocation parse_options(const std::vector<std::string>& args, ConfigOrigin& origin) {
     check_argument_lengths(args);
     Invocation invocation;
@@ -416,7 +475,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         for (const std::string& c : commands) known = known || c == invocation.command;
         if (!known)
             throw InputError("unknown command " + quoted(invocation.command) +
-                             ": allowed commands are solve, study, bench, coefficients, grid, problems");
+                             ": allowed commands are solve, study, surface, bench, coefficients, grid, problems");
     }
 
     po::options_description all;
@@ -510,12 +569,16 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         validate_bench(invocation);
         return invocation;
     }
-    const bool study = invocation.command == "study";
+    const bool study = invocation.command == "study", surface = invocation.command == "surface";
     if (vm.count("cases")) throw InputError("--cases: only for bsde bench");
     if (!study && vm.count("repeats")) throw InputError("--repeats: only for bsde bench and bsde study");
-    for (const char* name : {"backends", "out"})
-        if (!study && vm.count(name))
-            throw InputError(std::string("--") + name + ": only for bsde study and bsde bench");
+    if (!study && vm.count("backends")) throw InputError("--backends: only for bsde study and bsde bench");
+    if (!study && !surface && vm.count("out"))
+        throw InputError("--out: only for bsde study, bsde surface and bsde bench");
+    if (!surface && vm.count("batch")) throw InputError("--batch: only for bsde surface");
+    for (const char* name : {"output", "spots"})
+        if (surface && vm.count(name))
+            throw InputError(std::string("--") + name + ": not for bsde surface (--out DIR writes its table)");
     if (!study && vm.count("max-seconds")) throw InputError("--max-seconds: only for bsde study");
     const std::pair<const char*, const char*> not_for_study[]{
         {"backend", "--backends LIST"}, {"output", "--out DIR"}, {"Ky", "--K (Ky = Kz = K)"}, {"Kz", "--K (Ky = Kz = K)"}};
@@ -558,8 +621,21 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (take(vm, "startup", name)) s.startup = parse_startup(name);
     s.startup = resolved_startup(s.startup, problem.feynman_kac_startup);
     if (take(vm, "smoothing", name)) s.smoothing = parse_smoothing(name);
-    for (const ParameterUse& use : problem_parameter_uses())
-        if (double value = 0; take(vm, use.name, value)) s.problem_parameters[use.name] = value;
+    std::vector<BatchParameter> lists;  // surface: each parameter's values
+    for (const ParameterUse& use : problem_parameter_uses()) {
+        if (surface && vm.count(use.name))
+            lists.push_back({use.name, parse_value_list("--" + use.name, vm[use.name].as<std::string>())});
+        else if (double value = 0; take(vm, use.name, value))
+            s.problem_parameters[use.name] = value;
+    }
+    if (surface) {
+        if (problem.dimension != 1 || problem.reflected)
+            throw InputError("bsde surface: problem " + invocation.problem + (problem.reflected ? " has an obstacle" : " is 2D") +
+                             "; batches are of 1D problems without one for now");
+        invocation.batch = take_batch(vm, lists);
+        s.problem_parameters = invocation.batch.members.front();
+        take_out_folder(vm, invocation.out);
+    }
     // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
     // the stability analysis of validate()
     set_problem_terms(s, problem);
@@ -602,6 +678,10 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         validate_study(invocation);
     }
     if (study) return invocation;  // a study has checked each case (validate_study, its first is s)
+    if (surface) {
+        check_surface_members(invocation, problem, R_given);
+        return invocation;
+    }
     const bool R_chosen = problem.spot_domain && choose_domain(invocation, problem, spots, R_given);
     try {  // bsde grid reports the problem's refusal and the spots' (print_grid)
         if (invocation.command == "solve")

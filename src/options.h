@@ -8,6 +8,7 @@
 #include "../algorithms/backends/backend.h"
 #include "../algorithms/scheme/settings.h"
 #include "../problems/spots.h"
+#include "batch_spec.h"
 #include "estimate.h"
 
 namespace bsde {
@@ -23,7 +24,7 @@ struct ConfigLines {
 };
 
 struct Invocation {
-    std::string command;  // solve, study, bench, coefficients, grid, problems; empty with --help or --version alone
+    std::string command;  // solve, study, surface, bench, coefficients, grid, problems; empty with --help or --version alone
     bool help = false;
     bool version = false;
     std::string problem;
@@ -47,6 +48,7 @@ struct Invocation {
     // available) and out. bench and study: the timed solves per case and backend (bench's default; study's is 1)
     std::string cases;
     int repeats = 5;
+    Batch batch;  // surface: the members (--batch FILE or the parameters' lists); out: its folder
     ConfigLines config;
 };
 

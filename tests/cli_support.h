@@ -107,6 +107,13 @@ inline std::string listed(const std::vector<std::string>& names) {
     return s;
 }
 
+// The report's line that starts with `label` (after the first line), or "".
+inline std::string report_line(const std::string& report, const std::string& label) {
+    const std::size_t at = report.find("\n" + label);
+    if (at == std::string::npos) return "";
+    return report.substr(at + 1, report.find('\n', at + 1) - at - 1);
+}
+
 // Exactly one line, starting with prefix.
 inline bool one_line(const std::string& text, const std::string& prefix) {
     return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1 &&

@@ -18,13 +18,6 @@ using namespace bsde::test;
 
 namespace {
 
-// The report's line that starts with `label`, or "".
-std::string report_line(const std::string& report, const std::string& label) {
-    const std::size_t at = report.find("\n" + label);
-    if (at == std::string::npos) return "";
-    return report.substr(at + 1, report.find('\n', at + 1) - at - 1);
-}
-
 std::size_t column(const Table& table, const std::string& name) {
     for (std::size_t j = 0; j < table.header.size(); ++j)
         if (table.header[j] == name) return j;

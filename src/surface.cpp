@@ -1,0 +1,200 @@
+#include "surface.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "../algorithms/backends/backend.h"
+#include "../algorithms/core/errors.h"
+#include "../problems/registry.h"
+#include "estimate.h"
+#include "output_files.h"
+#include "text.h"
+
+namespace bsde {
+namespace {
+
+// A member's row: the solve's values, the exact ones and the estimate where there are.
+struct MemberRow {
+    const MemberSolution* solution;
+    const ErrorEstimate* estimate;  // nullptr: not made
+};
+
+// The table's columns: a header and each member's cell ("" where it has no value).
+struct Column {
+    std::string header;
+    std::function<std::string(int, const MemberRow&)> cell;
+};
+
+std::string error(double x) { return format_number(x, "%.3e"); }
+
+// The columns of the table; values with `digits` significant digits (the CSV all 17, the printed table 10).
+std::vector<Column> columns(const Batch& batch, const std::vector<std::string>& parameters, bool exact, bool greeks,
+                            bool estimate, int digits) {
+    const std::string format = "%." + std::to_string(digits) + "g";
+    const auto number = [format](double x) { return format_number(x, format.c_str()); };
+    std::vector<Column> c{{"member", [](int b, const MemberRow&) { return std::to_string(b + 1); }}};
+    for (const std::string& name : parameters)
+        c.push_back({name, [&batch, name, number](int b, const MemberRow&) { return number(batch.members[b].at(name)); }});
+    c.push_back({"y0", [number](int, const MemberRow& r) { return number(r.solution->y0); }});
+    if (exact) {
+        c.push_back({"y0_exact", [number](int, const MemberRow& r) { return number(r.solution->y0_exact); }});
+        c.push_back({"y0_error", [](int, const MemberRow& r) { return error(std::fabs(r.solution->y0 - r.solution->y0_exact)); }});
+    }
+    if (estimate)
+        c.push_back({"y0_estimate", [](int, const MemberRow& r) { return r.estimate->made ? error(r.estimate->y_error) : ""; }});
+    c.push_back({"z0", [number](int, const MemberRow& r) { return number(r.solution->z0); }});
+    if (exact)
+        c.push_back({"z0_error", [](int, const MemberRow& r) { return error(std::fabs(r.solution->z0 - r.solution->z0_exact)); }});
+    if (estimate)
+        c.push_back({"z0_estimate", [](int, const MemberRow& r) { return r.estimate->made ? error(r.estimate->z_error) : ""; }});
+    if (greeks) {
+        c.push_back({"spot", [number](int, const MemberRow& r) { return number(r.solution->spot); }});
+        const std::pair<const char*, double MemberSolution::*> values[]{
+            {"delta", &MemberSolution::delta}, {"gamma", &MemberSolution::gamma}, {"theta", &MemberSolution::theta}};
+        const double MemberSolution::*exact_values[]{&MemberSolution::delta_exact, &MemberSolution::gamma_exact,
+                                                     &MemberSolution::theta_exact};
+        for (int k = 0; k < 3; ++k) {
+            const auto value = values[k].second;
+            const auto exact_value = exact_values[k];
+            c.push_back({values[k].first, [value, number](int, const MemberRow& r) { return number(r.solution->*value); }});
+            if (exact)
+                c.push_back({std::string(values[k].first) + "_error", [value, exact_value](int, const MemberRow& r) {
+                                 return error(std::fabs(r.solution->*value - r.solution->*exact_value));
+                             }});
+        }
+    }
+    return c;
+}
+
+void write_table(std::ostream& out, const std::vector<Column>& c, const std::vector<MemberRow>& rows, bool markdown) {
+    const std::string begin = markdown ? "| " : "", separator = markdown ? " | " : ",", end = markdown ? " |\n" : "\n";
+    for (std::size_t k = 0; k < c.size(); ++k) out << (k ? separator : begin) << c[k].header;
+    out << end;
+    if (markdown) {
+        for (std::size_t k = 0; k < c.size(); ++k) out << (k ? "|" : "|") << "---";
+        out << "|\n";
+    }
+    for (std::size_t b = 0; b < rows.size(); ++b) {
+        for (std::size_t k = 0; k < c.size(); ++k) out << (k ? separator : begin) << c[k].cell(int(b), rows[b]);
+        out << end;
+    }
+}
+
+// The largest of a value over the members, with the member: "1.2e-09 (member 7 (strike = 70, sigma = 0.2))".
+std::string largest(const Batch& batch, const std::vector<MemberRow>& rows,
+                    const std::function<double(const MemberRow&)>& of) {
+    int at = 0;
+    for (std::size_t b = 1; b < rows.size(); ++b)
+        if (of(rows[b]) > of(rows[at])) at = static_cast<int>(b);
+    return error(of(rows[at])) + " (" + describe_member(batch, at) + ")";
+}
+
+}  // namespace
+
+int surface_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream& err) {
+    const Backend backend = invocation.backend_given ? invocation.backend : default_backend();
+    const BackendOps& ops = backend_ops(backend);
+    const ProblemInfo& problem = find_problem(invocation.problem);
+    const Batch& batch = invocation.batch;
+    const SchemeSettings& settings = invocation.settings;
+    std::unique_ptr<AtomicOutputFile> csv, markdown;
+    if (!invocation.out.empty()) {
+        std::error_code ignored;
+        std::filesystem::create_directories(invocation.out, ignored);
+        csv = std::make_unique<AtomicOutputFile>(invocation.out + "/surface.csv", "--out");
+        markdown = std::make_unique<AtomicOutputFile>(invocation.out + "/surface.md", "--out");
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const SolveResult result = ops.solve_batch(invocation.problem, settings, batch.members);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!result.picard_warning.empty()) err << "bsde: warning: " << result.picard_warning << "\n";
+
+    // the estimate: a second batch at N / 2, Richardson per member (estimate.h)
+    const double cost = estimate_cost(settings, problem.dimension);
+    const bool estimated = estimate_wanted(invocation.estimate, cost);
+    std::vector<ErrorEstimate> estimates(batch.members.size());
+    std::string estimate_line = "off" + std::string(invocation.estimate == EstimateMode::off
+                                                        ? " (--estimate off)"
+                                                        : ": a second batch would cost about " +
+                                                              format_number(100 * cost, "%.0f") + " % of this one");
+    if (estimated) {
+        SchemeSettings coarse_run = coarse_settings(settings);
+        const std::string unavailable = estimate_unavailable(settings, problem);
+        if (!unavailable.empty()) {
+            estimate_line = "not available: " + unavailable;
+        } else {
+            const auto coarse_start = std::chrono::steady_clock::now();
+            const SolveResult coarse = ops.solve_batch(invocation.problem, coarse_run, batch.members);
+            const double coarse_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - coarse_start).count();
+            const EstimateOrders orders = estimate_orders(settings, problem.reflected);
+            for (std::size_t b = 0; b < estimates.size(); ++b) {
+                const MemberSolution &m = result.members[b], &c = coarse.members[b];
+                estimates[b] = richardson_estimate({settings.N, m.y0, {m.z0}}, {coarse_run.N, c.y0, {c.z0}}, orders);
+            }
+            estimate_line = "a-posteriori per member: a second batch at N = " + std::to_string(coarse_run.N) +
+                            ", orders " + std::to_string(orders.y) + "/" + std::to_string(orders.z) + "; +" +
+                            format_number(coarse_seconds, "%.3g") + " s";
+        }
+    }
+    std::vector<MemberRow> rows;
+    for (std::size_t b = 0; b < batch.members.size(); ++b)
+        rows.push_back({&result.members[b], estimates[b].made ? &estimates[b] : nullptr});
+    const bool exact = !result.members.empty() && result.members.front().has_exact;
+    const bool greeks = !result.members.empty() && result.members.front().has_greeks;
+    const bool with_estimate = std::any_of(estimates.begin(), estimates.end(), [](const ErrorEstimate& e) { return e.made; });
+    std::vector<std::string> parameters;
+    for (const auto& given : batch.members.front()) parameters.push_back(given.first);
+    const std::vector<Column> table = columns(batch, parameters, exact, greeks, with_estimate, 10);
+
+    std::ostringstream report;
+    report << "problem   " << problem.name << " (" << problem.description << "), " << batch.members.size()
+           << " members";
+    if (!batch.varied.empty()) {
+        report << " varying";
+        for (const std::string& name : batch.varied) report << " " << name;
+    }
+    report << "\nscheme    Ky = " << settings.Ky << ", Kz = " << settings.Kz << ", N = " << settings.N
+           << ", M = " << result.M << ", L = " << settings.L << ", T = " << format_number(settings.T)
+           << ", R = " << format_number(settings.R) << " (one grid for every member), start-up "
+           << to_string(result.startup) << "\nbackend   " << result.device << "\nsweep     "
+           << format_number(result.sweep_seconds, "%.4g") << " s for " << batch.members.size() << " members ("
+           << format_number(batch.members.size() / result.sweep_seconds, "%.4g") << " members a second; "
+           << format_number(seconds, "%.3g") << " s with set-up)\nestimate  " << estimate_line << "\n";
+    if (exact) {
+        report << "largest   y_0 error " << largest(batch, rows, [](const MemberRow& r) {
+            return std::fabs(r.solution->y0 - r.solution->y0_exact);
+        }) << "\n          z_0 error " << largest(batch, rows, [](const MemberRow& r) {
+            return std::fabs(r.solution->z0 - r.solution->z0_exact);
+        }) << "\n";
+        if (greeks)
+            report << "          gamma error " << largest(batch, rows, [](const MemberRow& r) {
+                return std::fabs(r.solution->gamma - r.solution->gamma_exact);
+            }) << "\n";
+    }
+    out << report.str();
+    constexpr std::size_t rows_printed = 50;
+    if (rows.size() <= rows_printed) {
+        out << "\n";
+        write_table(out, table, rows, true);
+    } else {
+        out << "table     " << rows.size() << " rows: " << (csv ? "in --out" : "--out DIR writes them") << "\n";
+    }
+    if (csv) {
+        write_table(csv->stream(), columns(batch, parameters, exact, greeks, with_estimate, 17), rows, false);
+        markdown->stream() << "# bsde surface: " << problem.name << "\n\n- command: `" << command << "`\n\n```\n"
+                           << report.str() << "```\n\n";
+        write_table(markdown->stream(), table, rows, true);
+        commit_together({csv.get(), markdown.get()});
+        out << "files     " << invocation.out << "/surface.csv, " << invocation.out << "/surface.md\n";
+    }
+    return 0;
+}
+
+}  // namespace bsde
