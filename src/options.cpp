@@ -125,6 +125,8 @@ po::options_description shared_options() {
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
         ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")
+        ("sequential", po::value<bool>()->implicit_value(true)->zero_tokens(),
+         "surface: also solve the members one after another in this process and report both rates (a benchmark)")
         ("batch", po::value<std::string>()->value_name("FILE"),
          "surface: the members as CSV, a header of the problem's parameter names and one member a row (instead of "
          "the parameters' lists)")
@@ -575,7 +577,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (!study && vm.count("backends")) throw InputError("--backends: only for bsde study and bsde bench");
     if (!study && !surface && vm.count("out"))
         throw InputError("--out: only for bsde study, bsde surface and bsde bench");
-    if (!surface && vm.count("batch")) throw InputError("--batch: only for bsde surface");
+    for (const char* name : {"batch", "sequential"})
+        if (!surface && vm.count(name)) throw InputError(std::string("--") + name + ": only for bsde surface");
     for (const char* name : {"output", "spots"})
         if (surface && vm.count(name))
             throw InputError(std::string("--") + name + ": not for bsde surface (--out DIR writes its table)");
@@ -635,6 +638,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         invocation.batch = take_batch(vm, lists);
         s.problem_parameters = invocation.batch.members.front();
         take_out_folder(vm, invocation.out);
+        take(vm, "sequential", invocation.sequential);
     }
     // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
     // the stability analysis of validate()

@@ -49,6 +49,7 @@ struct Invocation {
     std::string cases;
     int repeats = 5;
     Batch batch;  // surface: the members (--batch FILE or the parameters' lists); out: its folder
+    bool sequential = false;  // surface: the members also solved one after another (--sequential)
     ConfigLines config;
 };
 

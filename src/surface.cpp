@@ -178,6 +178,22 @@ int surface_command(const Invocation& invocation, const std::string& command, st
                 return std::fabs(r.solution->gamma - r.solution->gamma_exact);
             }) << "\n";
     }
+    if (invocation.sequential) {  // the same members one after another, each its own solve, in this process
+        double sweeps = 0;
+        const auto sequential_start = std::chrono::steady_clock::now();
+        for (const ProblemParameters& member : batch.members) {
+            SchemeSettings alone = settings;
+            alone.problem_parameters = member;
+            sweeps += ops.solve(invocation.problem, alone).sweep_seconds;
+        }
+        const double total =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - sequential_start).count();
+        const double members = double(batch.members.size());
+        report << "one by one " << format_number(sweeps, "%.4g") << " s of sweeps, " << format_number(total, "%.4g")
+               << " s in all (" << format_number(members / total, "%.4g") << " members a second; the batch "
+               << format_number((members / seconds) / (members / total), "%.3g") << "x that, its sweep "
+               << format_number(sweeps / result.sweep_seconds, "%.3g") << "x their sweeps)\n";
+    }
     out << report.str();
     constexpr std::size_t rows_printed = 50;
     if (rows.size() <= rows_printed) {
