@@ -26,11 +26,8 @@
 
 #include <thrust/copy.h>
 #include <thrust/for_each.h>
-#include <thrust/functional.h>
-#include <thrust/reduce.h>
 #include <thrust/transform.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include "../core/errors.h"
@@ -143,6 +140,8 @@ private:
             if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
             if (separable()) separable_.resize(SeparableWorkspace::doubles(space_.M));
             picard_scales_.resize(B_);
+            picard_sums_.resize(2 * B_);
+            if (s_.startup == Startup::feynman_kac) flows_.resize(std::size_t(K_ - 1) * B_);
             if (startup_refine_ > 1)
                 startup_sweep_.reset(new BackwardSweep(context, members, settings, startup_refine_));
         } catch (const std::bad_alloc& e) {  // Thrust's failed device allocations throw a std::bad_alloc too
@@ -233,43 +232,37 @@ private:
     void fit(const LayerView& layer) { fitter_.fit(layer.values(0), layer.data(0), B_ * functions()); }
 
     // Each member's PicardStop scale (picard_scales_): its terminal data's mean magnitude E|g(W_T)| (TerminalMagnitude,
-    // summed over each member's points by one reduction by key); where every term of it underflows (data that are 0
-    // but far out, beyond |w| = 3.9 at T = 0.01), their largest |y|, which scales with them as well; 1 where the data
-    // are 0 (or not finite, which the first step's status check reports). picard_.scale is the smallest, for the
-    // statuses' messages, and picard_scale_source_ says what gave it.
+    // summed over each member's points by the context's segmented reduction); where every term of it underflows (data
+    // that are 0 but far out, beyond |w| = 3.9 at T = 0.01), their largest |y|, which scales with them as well; 1 where
+    // the data are 0 (or not finite, which the first step's status check reports). picard_.scale is the smallest, for
+    // the statuses' messages, and picard_scale_source_ says what gave it.
     void set_picard_scales(const LayerView& terminal) {
-        const auto member_of = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), MemberOf{member_points_});
-        const auto per_member = [&](auto terms, auto reduce) {
-            Vector sums(B_);
-            thrust::reduce_by_key(context_.policy(), member_of, member_of + points_, terms,
-                                  thrust::make_discard_iterator(), sums.begin(), thrust::equal_to<int>(), reduce);
-            std::vector<double> host(B_);
-            context_.copy_to_host(sums.begin(), sums.end(), host.begin());
-            return host;
-        };
         const auto terms = [&](const double* values) {
             return thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
                                                    TerminalMagnitude<d>{grid_, s_.T, values, member_points_});
         };
-        const std::vector<double> weighted = per_member(terms(terminal.values(0)), Sum{});
+        double* sums = raw(picard_sums_);  // B weighted sums, then B largest |y|
+        context_.reduce_segments_into(terms(terminal.values(0)), member_points_, B_, 0.0, Sum{}, sums);
+        context_.reduce_segments_into(thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{}),
+                                      member_points_, B_, 0.0, Maximum{}, sums + B_);
         const double weight = context_.reduce(terms(nullptr), member_points_, 0.0, Sum{});
-        const std::vector<double> largest =
-            per_member(thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{}), Maximum{});
+        std::vector<double> host(2 * B_);
+        context_.copy_to_host(picard_sums_.begin(), picard_sums_.end(), host.begin());
         const auto usable = [](double scale) { return scale > 0.0 && std::isfinite(scale); };
         std::vector<double> scales(B_);
         for (int b = 0; b < B_; ++b) {
-            const double mean = weighted[b] / weight;
-            scales[b] = usable(mean) ? mean : usable(largest[b]) ? largest[b] : 1.0;
+            const double mean = host[b] / weight, largest = host[B_ + b];
+            scales[b] = usable(mean) ? mean : usable(largest) ? largest : 1.0;
         }
         const int smallest = static_cast<int>(std::min_element(scales.begin(), scales.end()) - scales.begin());
         picard_.scale = scales[smallest];
-        picard_scale_source_ = usable(weighted[smallest] / weight)
+        picard_scale_source_ = usable(host[smallest] / weight)
                                    ? "E|g(W_T)|, the terminal data's mean magnitude"
-                                   : usable(largest[smallest])
+                                   : usable(host[B_ + smallest])
                                          ? "the terminal data's largest |y|, where each term of E|g(W_T)| underflows"
                                          : "the terminal data being 0";
         if (B_ > 1) picard_scale_source_ += " (each member its own; the smallest shown)";
-        picard_scales_.assign(scales.begin(), scales.end());
+        thrust::copy(scales.begin(), scales.end(), picard_scales_.begin());
     }
 
     // The start-up on this sweep's grid, r times finer than the run's: the terminal layer and the start-up's passes
@@ -401,15 +394,14 @@ private:
     // terminal data (feynman_kac_layer.h).
     void feynman_kac_startup(const LayerRingView& ring) {
         if constexpr (feynman_kac_applies<Problem>) {
-            typename Context::template vector<AffineFlow<d>> flows(B_);
-            for (int j = 1; j < K_; ++j) {
-                const double tau = j * time_.dt();
-                std::vector<AffineFlow<d>> host_flows;
+            std::vector<AffineFlow<d>> host_flows;  // layer N - j's members' at (j - 1) B
+            for (int j = 1; j < K_; ++j)
                 for (const Problem& member : host_members_)
-                    host_flows.push_back(AffineFlow<d>::over(member, s_.T - tau, s_.T));
-                flows.assign(host_flows.begin(), host_flows.end());
-                const FeynmanKacLayer<Problem> layer{members(), raw(flows), ring.layer(s_.N - j), grid_, tau,
-                                                     {raw(nodes_), raw(weights_), s_.L}};
+                    host_flows.push_back(AffineFlow<d>::over(member, s_.T - j * time_.dt(), s_.T));
+            thrust::copy(host_flows.begin(), host_flows.end(), flows_.begin());
+            for (int j = 1; j < K_; ++j) {
+                const FeynmanKacLayer<Problem> layer{members(), raw(flows_) + (j - 1) * B_, ring.layer(s_.N - j), grid_,
+                                                     j * time_.dt(), {raw(nodes_), raw(weights_), s_.L}};
                 thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
                                  thrust::counting_iterator<int>(points_), layer);
                 fit(ring.layer(s_.N - j));
@@ -693,7 +685,8 @@ private:
     Fitter fitter_;
     std::vector<Problem> host_members_;
     typename Context::template vector<Problem> problems_;  // host_members_ in the backend's memory
-    Vector picard_scales_;                                  // B_ (set_picard_scales)
+    Vector picard_scales_, picard_sums_;                    // B_ and 2 B_ (set_picard_scales)
+    typename Context::template vector<AffineFlow<d>> flows_;  // the Feynman-Kac start-up's, (K - 1) B_
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
     Vector separable_;  // the separable pass's workspace (SeparableWorkspace), where it runs
     std::vector<double> host_gamma_y_, host_gamma_z_;  // gamma_y_, gamma_z_ on the host

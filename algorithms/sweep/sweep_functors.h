@@ -41,12 +41,6 @@ struct LayerRingView {
     }
 };
 
-// A sweep point's member (Members): g / points.
-struct MemberOf {
-    int points;
-    __host__ __device__ int operator()(int g) const { return g / points; }
-};
-
 // The members of a batched solve (BackwardSweep): B parameter sets of one problem on one grid, each with its own copy
 // of the grid's points. Sweep point g is member g / points's grid point g % points; a layer holds each function's
 // values of the members one after the other, then their data (LayerView). A solve of one problem is a batch of one.
