@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fcntl.h>
+#include <map>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -14,6 +16,7 @@
 #include "../problems/registry.h"
 #include "estimate.h"
 #include "output_files.h"
+#include "plots.h"
 #include "text.h"
 
 namespace bsde {
@@ -95,6 +98,61 @@ std::string largest(const Batch& batch, const std::vector<MemberRow>& rows,
     return error(of(rows[at])) + " (" + describe_member(batch, at) + ")";
 }
 
+// surface.gp: y_0 (price.png) and its error, the true one where there is an exact solution else the estimate
+// (error.png), against the varied parameter of the most values (of equals the last: e.g. the strike), a curve for
+// each value of the others (e.g. each volatility), in the order of x, the data inline. Empty where nothing varies.
+std::string gnuplot_script(const Batch& batch, const std::vector<MemberRow>& rows, bool exact) {
+    if (batch.varied.empty()) return "";
+    std::string x;
+    std::size_t most = 0;
+    for (const std::string& name : batch.varied) {
+        std::vector<double> values;
+        for (const ProblemParameters& member : batch.members) values.push_back(member.at(name));
+        std::sort(values.begin(), values.end());
+        const std::size_t distinct = std::unique(values.begin(), values.end()) - values.begin();
+        if (distinct >= most) most = distinct, x = name;
+    }
+    std::map<std::string, std::vector<int>> curves;  // the other varied parameters' values -> members, in order
+    std::vector<std::string> order;
+    for (std::size_t b = 0; b < rows.size(); ++b) {
+        std::string label;
+        for (const std::string& name : batch.varied)
+            if (name != x) label += (label.empty() ? "" : ", ") + name + " = " + format_number(batch.members[b].at(name));
+        if (!curves.count(label)) order.push_back(label);
+        curves[label].push_back(static_cast<int>(b));
+    }
+    std::ostringstream gp;
+    gp << "# bsde surface: y_0 and its error against " << x << "; run in this folder: gnuplot surface.gp\n"
+       << gnuplot_png_terminal(900, 640) << "set datafile missing \"?\"\n$members << EOD\n";
+    for (const std::string& label : order) {
+        gp << "# " << label << "\n";
+        std::vector<int>& members = curves[label];
+        std::stable_sort(members.begin(), members.end(),
+                         [&](int a, int b) { return batch.members[a].at(x) < batch.members[b].at(x); });
+        for (int b : members) {
+            const MemberSolution& m = *rows[b].solution;
+            const double e = exact ? std::fabs(m.y0 - m.y0_exact) : rows[b].estimate ? rows[b].estimate->y_error : -1;
+            gp << format_number(batch.members[b].at(x), "%.17g") << " " << format_number(m.y0, "%.17g") << " "
+               << (e > 0 ? format_number(e, "%.6e") : "?") << "\n";
+        }
+        gp << "\n\n";
+    }
+    gp << "EOD\nset xlabel " << gnuplot_string(gnuplot_enhanced_literal(x)) << "\nset grid\nset key outside right top\n";
+    const auto plot = [&](const std::string& file, const std::string& title, int column) {
+        gp << "\nset output " << gnuplot_string(file) << "\nset title " << gnuplot_string(title) << "\nplot ";
+        for (std::size_t i = 0; i < order.size(); ++i)
+            gp << (i ? ", \\\n     " : "") << "$members index " << i << " using 1:" << column
+               << " with linespoints lw 2 pt 7 ps 0.6 title "
+               << gnuplot_string(gnuplot_enhanced_literal(order[i].empty() ? "y_0" : order[i]));
+        gp << "\n";
+    };
+    plot("price.png", "y_0 against " + x, 2);
+    gp << "set logscale y 10\nset format y \"10^{%L}\"\n";
+    plot("error.png", std::string(exact ? "error of y_0" : "estimated error of y_0") + " against " + x, 3);
+    gp << "unset output\n";
+    return gp.str();
+}
+
 }  // namespace
 
 int surface_command(const Invocation& invocation, const std::string& command, std::ostream& out, std::ostream& err) {
@@ -103,12 +161,13 @@ int surface_command(const Invocation& invocation, const std::string& command, st
     const ProblemInfo& problem = find_problem(invocation.problem);
     const Batch& batch = invocation.batch;
     const SchemeSettings& settings = invocation.settings;
-    std::unique_ptr<AtomicOutputFile> csv, markdown;
+    std::unique_ptr<AtomicOutputFile> csv, markdown, script;
     if (!invocation.out.empty()) {
         std::error_code ignored;
         std::filesystem::create_directories(invocation.out, ignored);
         csv = std::make_unique<AtomicOutputFile>(invocation.out + "/surface.csv", "--out");
         markdown = std::make_unique<AtomicOutputFile>(invocation.out + "/surface.md", "--out");
+        script = std::make_unique<AtomicOutputFile>(invocation.out + "/surface.gp", "--out");
     }
     const auto start = std::chrono::steady_clock::now();
     const SolveResult result = ops.solve_batch(invocation.problem, settings, batch.members);
@@ -207,8 +266,17 @@ int surface_command(const Invocation& invocation, const std::string& command, st
         markdown->stream() << "# bsde surface: " << problem.name << "\n\n- command: `" << command << "`\n\n```\n"
                            << report.str() << "```\n\n";
         write_table(markdown->stream(), table, rows, true);
-        commit_together({csv.get(), markdown.get()});
-        out << "files     " << invocation.out << "/surface.csv, " << invocation.out << "/surface.md\n";
+        const std::string gp = gnuplot_script(batch, rows, exact);
+        script->stream() << gp;
+        commit_together({csv.get(), markdown.get(), script.get()});
+        std::string files = invocation.out + "/surface.csv, " + invocation.out + "/surface.md, " + invocation.out +
+                            "/surface.gp";
+        const Descriptor folder(::open(invocation.out.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        if (!gp.empty() && folder.get() >= 0)
+            for (const std::string& png :
+                 make_plots(folder.get(), invocation.out, "surface.gp", "plots", {"price.png", "error.png"}, err))
+                files += ", " + invocation.out + "/" + png;
+        out << "files     " << files << "\n";
     }
     return 0;
 }

@@ -15,13 +15,16 @@ BOOST_AUTO_TEST_SUITE(surface_command)
 BOOST_AUTO_TEST_CASE(surface_writes_each_member_as_its_solve_gives_it) {
     BOOST_TEST_MESSAGE("bsde surface --problem bs-call --strike 90,110 --sigma 0.2 --K 3 --N 16 --backend serial --out "
                        "DIR: exit 0, the table on out, DIR/surface.csv with a header and 2 rows whose y0 equal bsde "
-                       "solve's y_0 of each member to its 12 printed digits, and surface.md");
+                       "solve's y_0 of each member to its 12 printed digits, surface.md and surface.gp (its plots where "
+                       "gnuplot is)");
     ScratchDir scratch("surface");
     const std::string folder = scratch.path("out");
     const CliResult r = run_succeeding({"surface", "--problem", "bs-call", "--strike", "90,110", "--sigma", "0.2",
                                         "--K", "3", "--N", "16", "--backend", "serial", "--out", folder});
     BOOST_CHECK_MESSAGE(r.out.find("2 members varying strike") != std::string::npos, "got '" << r.out << "'");
-    BOOST_REQUIRE(exists(folder + "/surface.csv") && exists(folder + "/surface.md"));
+    BOOST_REQUIRE(exists(folder + "/surface.csv") && exists(folder + "/surface.md") && exists(folder + "/surface.gp"));
+    BOOST_CHECK_MESSAGE(file_contents(folder + "/surface.gp").find("$members index 0 using 1:2") != std::string::npos,
+                        "surface.gp: expected the price against the strike, a curve per sigma");
     std::istringstream csv(file_contents(folder + "/surface.csv"));
     std::string header, line;
     std::getline(csv, header);
