@@ -439,31 +439,27 @@ static Batch take_batch(const po::variables_map& vm, const std::vector<BatchPara
 static void check_surface_members(Invocation& invocation, const ProblemInfo& problem, bool R_given) {
     SchemeSettings& s = invocation.settings;
     const Batch& batch = invocation.batch;
-    for (std::size_t b = 0; b < batch.members.size(); ++b) {
-        try {
-            SchemeSettings member = s;
-            member.problem_parameters = batch.members[b];
-            set_problem_terms(member, problem);
-            if (problem.spot_domain && !R_given) {
-                Invocation alone;
-                alone.settings = member;
-                choose_domain(alone, problem, {}, false);
-                s.R = std::max(s.R, alone.settings.R);
+    // body(settings of member b), a refusal named with the member
+    const auto each_member = [&](const auto& body) {
+        for (std::size_t b = 0; b < batch.members.size(); ++b) {
+            try {
+                SchemeSettings member = s;
+                member.problem_parameters = batch.members[b];
+                set_problem_terms(member, problem);
+                body(member);
+            } catch (const InputError& e) {
+                throw InputError(describe_member(batch, int(b)) + ": " + e.what());
             }
-        } catch (const InputError& e) {
-            throw InputError(describe_member(batch, int(b)) + ": " + e.what());
         }
-    }
-    for (std::size_t b = 0; b < batch.members.size(); ++b) {
-        try {
-            SchemeSettings member = s;
-            member.problem_parameters = batch.members[b];
-            set_problem_terms(member, problem);
-            validate_for_problem(member, problem);
-        } catch (const InputError& e) {
-            throw InputError(describe_member(batch, int(b)) + ": " + e.what());
-        }
-    }
+    };
+    if (problem.spot_domain && !R_given)
+        each_member([&](const SchemeSettings& member) {
+            Invocation alone;
+            alone.settings = member;
+            choose_domain(alone, problem, {}, false);
+            s.R = std::max(s.R, alone.settings.R);
+        });
+    each_member([&](const SchemeSettings& member) { validate_for_problem(member, problem); });
 }
 
 static Invocation parse_options(const std::vector<std::string>& args, ConfigOrigin& origin) {
@@ -633,7 +629,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     }
     if (surface) {
         if (problem.dimension != 1 || problem.reflected)
-            throw InputError("bsde surface: problem " + invocation.problem + (problem.reflected ? " has an obstacle" : " is 2D") +
+            throw InputError("bsde surface: problem " + invocation.problem +
+                             (problem.reflected ? " has an obstacle" : " is 2D") +
                              "; batches are of 1D problems without one for now");
         invocation.batch = take_batch(vm, lists);
         s.problem_parameters = invocation.batch.members.front();

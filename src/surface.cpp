@@ -183,7 +183,7 @@ int surface_command(const Invocation& invocation, const std::string& command, st
                                                         : ": a second batch would cost about " +
                                                               format_number(100 * cost, "%.0f") + " % of this one");
     if (estimated) {
-        SchemeSettings coarse_run = coarse_settings(settings);
+        const SchemeSettings coarse_run = coarse_settings(settings);
         const std::string unavailable = estimate_unavailable(settings, problem);
         if (!unavailable.empty()) {
             estimate_line = "not available: " + unavailable;

@@ -70,7 +70,7 @@ private:
     // A sweep on the grid of `refinement` M intervals per axis: 1 for the run's own, r > 1 for the start-up's
     // (startup_refinement), which runs only the start-up (run_startup) and takes its memory from the run's check.
     BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings, int refinement)
-        : context_(context), problem_(first_of(members)), s_(settings), time_{settings.N, settings.T},
+        : context_(context), s_(settings), time_{settings.N, settings.T},
           space_{refinement *
                      space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order),
                  settings.R, d},
@@ -185,18 +185,18 @@ public:
     }
 
 private:
-    static const Problem& first_of(const std::vector<Problem>& members) {
-        if (members.empty()) throw InputError("an empty batch: no member to solve");
-        return members.front();
-    }
-    // B (M+1)^d, which the sweep's 32-bit indices must reach.
+    // B (M+1)^d, which the sweep's 32-bit indices must reach; at least one member.
     static int checked_points(int members, int member_points) {
+        if (members < 1) throw InputError("an empty batch: no member to solve");
         if (double(members) * member_points > INT_MAX)
             throw InputError("a batch of " + std::to_string(members) + " members of " + std::to_string(member_points) +
                              " grid points each: more than the sweep's 32-bit indices reach (2^31 - 1)");
         return members * member_points;
     }
 
+    // The first member, the problem of a solve of one: what host-side work takes of the problem where batches have one
+    // member (2D: the kink-line rule, the separable pass; the solution on the grid; the exercise boundary).
+    const Problem& problem() const { return host_members_.front(); }
     int functions() const { return 1 + d; }
     int steps() const { return startup_fine_steps(K_, substeps_) + (s_.N - K_ + 1); }
     int member_data() const { return static_cast<int>(fitter_.data_size()); }
@@ -340,7 +340,7 @@ private:
         // the 2D rule of a terminal layer kinked along a line (unused otherwise)
         KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
                                             space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
-        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem_.terminal_kink();
+        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem().terminal_kink();
         using Rule = GaussHermiteOnGrid<typename Evaluator::Shift>;
         const Rule smooth_rule{node_table(dt), s_.L, stage_};
         constexpr bool kinked = has_terminal_kink<Problem>::value;
@@ -465,7 +465,7 @@ private:
             const double* gamma_z = host_gamma_z_.data() + kz * (K_ + 1);
             const SeparableWorkspace work{raw(separable_), space_.M};
             const Evaluator evaluator = fitter_.evaluator();
-            const PointSolver<Problem> solve{problem_, ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_,
+            const PointSolver<Problem> solve{problem(), ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_,
                                              statuses_.point_statuses()};
             const bool kinked_alone = n + 1 == coefficients.kinked_layer;
             for (int j = K; j >= 1; --j) {
@@ -474,7 +474,7 @@ private:
                     young ? coefficients.young_rule : coefficients.smooth_rule;
                 const Node* nodes = rule.table + (j - 1) * rule.L;
                 const SeparableLayerTerms terms =
-                    SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problem_, t_n + j * dt));
+                    SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problem(), t_n + j * dt));
                 context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
                     SeparableAxis1Sums<Evaluator>::visits(space_.M),
                     EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), nodes, rule.L, terms, work}});
@@ -485,7 +485,7 @@ private:
                     if (n + j == coefficients.kinked_layer) {
                         const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);
                         const SeparableKinkBandSums<Problem, Evaluator> sums{
-                            evaluator, ring.layer(n + j), band, driver_at(problem_, t_n + j * dt), terms, work};
+                            evaluator, ring.layer(n + j), band, driver_at(problem(), t_n + j * dt), terms, work};
                         context_.template for_each_group_of<Shapes::kink_band_lanes, Shapes::kink_band_blocks_per_sm>(band.count(), sums);
                     }
                 }
@@ -616,11 +616,11 @@ private:
         result.startup_refine = startup_refine_;
         result.terminal_kinked = has_terminal_kink<Problem>::value;
         if (B_ == 1)
-            SolutionAtZero<Problem, Context>{context_, problem_, grid_, points_, space_.centre(), s_.R}.collect(ring_,
+            SolutionAtZero<Problem, Context>{context_, problem(), grid_, points_, space_.centre(), s_.R}.collect(ring_,
                                                                                                               layer, result);
         if constexpr (d == 1) collect_members(layer, result);
         statuses_.report(steps(), picard_judged(), result);
-        exercise_.collect(context_, problem_, result);
+        exercise_.collect(context_, problem(), result);
         result.staged_axis_sums = run_.staged_axis_sums;
         result.separable_layers = run_.separable_layers;
         result.startup_grid_separable_layers = run_.startup_grid_separable_layers;
@@ -670,7 +670,6 @@ private:
     static constexpr int progress_interval = 8;
 
     Context& context_;
-    Problem problem_;
     SchemeSettings s_;
     TimeGrid time_;
     SpaceGrid space_;

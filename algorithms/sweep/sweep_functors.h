@@ -47,7 +47,7 @@ struct LayerRingView {
 template <class Problem>
 struct Members {
     const Problem* problems;      // B, in the backend's memory
-    const double* picard_scales;  // B: each member's PicardStop scale (BackwardSweep::picard_scales)
+    const double* picard_scales;  // B: each member's PicardStop scale (BackwardSweep::set_picard_scales)
     int points, data;             // a member's grid points, and its interpolation data per function
     __host__ __device__ int member(int g) const { return g / points; }
     __host__ __device__ int point(int g) const { return g % points; }
@@ -407,8 +407,8 @@ private:
 // P, grid points per call g: P = 2 or 3 (where runs_possible) takes the neighbours i = P c .. P c + P - 1 of member
 // g / C, c = g % C, C = ceil((M + 1) / P) calls a member (NeighbourExpectations; where M + 1 is no multiple of P, a
 // member's last call takes its last P points and stores those the call before did not), so that a node's loads and
-// the shared entries of the P stencils serve all of them, with 1/P of the calls; 1 takes the sweep point g. Each P is a kernel of its own on cuda, for the same reason as the kinked rule
-// (docs/performance.md, "Points per call").
+// the shared entries of the P stencils serve all of them, with 1/P of the calls; 1 takes the sweep point g. Each P is
+// a kernel of its own on cuda, for the same reason as the kinked rule (docs/performance.md, "Points per call").
 template <class Problem, class Evaluator, bool reads_kinked_layer = false, int P = 1>
 struct MultistepPointUpdate {
     static constexpr int d = Problem::dimension;
