@@ -101,13 +101,16 @@ int solve_command(const Invocation& invocation, std::ostream& out, std::ostream&
     const SolveResult result = ops.solve(invocation.problem, settings);
     SolveEstimate estimate;
     estimate.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    estimate.cost = estimate_cost(settings, result.dimension);
-    estimate.wanted = estimate_wanted(invocation.estimate, estimate.cost);
-    if (estimate.wanted)
-        estimate.estimate = estimate_errors(
-            ops, invocation.problem, settings, {settings.N, result.y0, result.z0},
-            progress.for_solve("estimate: solve " + invocation.problem + " K = " + std::to_string(settings.K()) +
-                               ", N = " + std::to_string(coarse_steps(settings.N)) + " on " + to_string(backend)));
+    estimate.plan = plan_estimate(settings, result.dimension, invocation.estimate);
+    if (estimate.plan.wanted)
+        estimate.estimate = estimate_errors(ops, invocation.problem, settings, estimate.plan,
+                                            {settings.N, result.y0, result.z0},
+                                            [&](int N) {
+                                                return progress.for_solve("estimate: solve " + invocation.problem +
+                                                                          " K = " + std::to_string(settings.K()) +
+                                                                          ", N = " + std::to_string(N) + " on " +
+                                                                          to_string(backend));
+                                            });
     progress.clear();
     if (!result.picard_warning.empty()) err << "bsde: warning: " << one_line(result.picard_warning) << "\n";
     const StabilityEstimate stability = estimate_stability(settings, result.dimension);

@@ -97,8 +97,8 @@ po::options_description shared_options() {
          "run settings that the stability analysis finds unstable (grid modes growing by more than 1e8 over the "
          "run; docs/scheme.md, Stability) instead of refusing them (config file: allow-unstable = true)")
         ("estimate", po::value<std::string>()->value_name("on|off"),
-         "solve, study: an a-posteriori estimate of the y_0 and z_0 errors from a second solve at N/2 (default: on "
-         "where that solve costs at most a third of the run's)")
+         "solve, study, surface: an a-posteriori estimate of the y_0 and z_0 errors from solves at N/2 and N/4 "
+         "(default: on where they cost at most a third of the run's, else from N/2 alone where that does)")
         ("startup", po::value<std::string>()->value_name("METHOD"),
          "start-up layers: auto (default: feynman-kac where the driver is affine in y and z and there is no obstacle, "
          "else multistep), feynman-kac (each layer one Gaussian integral of the terminal data, exact in time), "

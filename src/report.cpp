@@ -175,14 +175,14 @@ std::string smoothing_description(bool terminal_kinked, Smoothing smoothing) {
                            : "no smoothing (smooth terminal data)";
 }
 
-// The report's estimate line after its label: the estimates with the second solve's cost, why none could be made, or
+// The report's estimate line after its label: the estimates with their solves' cost, why none could be made, or
 // why none was asked for.
-std::string estimate_line(const SolveEstimate& e, EstimateMode mode, int N) {
-    const std::string cost = format_number(100 * e.cost, "%.0f") + " %";
-    if (!e.wanted && mode == EstimateMode::off) return "off (--estimate off)";
-    if (!e.wanted)
-        return "off: the second solve at N = " + std::to_string(coarse_steps(N)) + " would cost about " + cost +
-               " of this one, more than the third that the default allows (--estimate on makes it)";
+std::string estimate_line(const SolveEstimate& e, EstimateMode mode) {
+    if (!e.plan.wanted && mode == EstimateMode::off) return "off (--estimate off)";
+    if (!e.plan.wanted)
+        return "off: " + estimate_steps(e.plan) + " would cost about " +
+               format_number(100 * e.plan.cost, "%.0f") +
+               " % of this one, more than the third that the default allows (--estimate on makes it)";
     if (!e.estimate.made) return describe(e.estimate);
     const double fraction = e.run_seconds > 0 ? e.estimate.seconds / e.run_seconds : 0;
     return describe(e.estimate, "+" + format_number(e.estimate.seconds, "%.3g") + " s, " +
@@ -249,7 +249,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
                         r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
     if (r.has_exercise_boundary) out << "exercise  " << describe_exercise_boundary(r.exercise_boundary) << "\n";
-    out << "estimate  " << estimate_line(estimate, inv.estimate, s.N) << "\n";
+    out << "estimate  " << estimate_line(estimate, inv.estimate) << "\n";
     if (estimate.estimate.made && find_problem(inv.problem).reflected)
         out << "y_0 limit " << std::setprecision(12) << estimate.estimate.y_extrapolated
             << " (Richardson's from N = " << s.N << " and " << estimate.estimate.coarse_N

@@ -24,8 +24,7 @@ void print_problems(std::ostream& out);
 std::string smoothing_description(bool terminal_kinked, Smoothing smoothing);
 // The error estimate of a solve as its report gives it: made (or not available), or not asked for.
 struct SolveEstimate {
-    bool wanted = false;      // --estimate on, or by default for its cost (estimate_wanted)
-    double cost = 0;          // the second solve's expected cost over the run's (estimate_cost)
+    EstimatePlan plan;        // whether it is made, from which solves, at what cost (plan_estimate)
     double run_seconds = 0;   // the run's solve, as the front end timed it
     ErrorEstimate estimate;
 };

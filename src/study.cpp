@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -35,13 +36,6 @@ bool has_cuda(const std::vector<Backend>& backends) {
 
 // Estimated cost of one solve in arbitrary units: steps x points x stored layers.
 double work_units(int K, int N, int M, int dimension) { return double(N) * std::pow(M + 1.0, dimension) * (K + 1); }
-
-// The study's case (K, N) where it was solved, else nullptr.
-const StudyCase* solved_case(const Study& study, int K, int N) {
-    for (const StudyCase& c : study.cases)
-        if (c.K == K && c.N == N && !c.seconds.empty()) return &c;
-    return nullptr;
-}
 
 bool listed(const std::vector<int>& values, int value) {
     return std::find(values.begin(), values.end(), value) != values.end();
@@ -124,14 +118,17 @@ double study_estimate_cost(const std::string& problem, const SchemeSettings& bas
     const ProblemInfo& info = find_problem(problem);
     const int dimension = info.dimension;
     double extra = 0, all = 0;
+    std::map<int, std::set<int>> unlisted;  // the estimate's levels the lists lack, by K: solved once each
     for (int K : Ks)
         for (int N : Ns) {
             const SchemeSettings s = case_settings(base, K, N);
             const double evaluations = node_evaluations(s, dimension);
             all += evaluations;
-            if (!listed(Ns, coarse_steps(N)) && coarse_steps(N) >= K + 1)
-                extra += evaluations * estimate_cost(s, dimension);
+            for (const int level : {coarse_steps(N), coarse_steps(coarse_steps(N))})
+                if (!listed(Ns, level) && level >= K + 1) unlisted[K].insert(level);
         }
+    for (const auto& [K, levels] : unlisted)
+        for (int level : levels) extra += node_evaluations(case_settings(base, K, level), dimension);
     return all > 0 ? extra / all : 0;
 }
 
@@ -261,12 +258,12 @@ Table study_table(const Study& study, TableStyle style) {
     return table;
 }
 
-// The notes on the estimate columns: how they were made and what the second solves cost, why a case has none; or, where
+// The notes on the estimate columns: how they were made and what their solves cost, why a case has none; or, where
 // the default left them out, why.
 static std::string estimate_notes(const Study& study) {
     if (!study.estimated)
         return study.estimate_mode == EstimateMode::automatic
-                   ? "Error estimates: off: the second solves at N/2 that the lists lack would cost about " +
+                   ? "Error estimates: off: the solves at N/2 and N/4 that the lists lack would cost about " +
                          format_number(100 * study.estimate_cost, "%.0f") +
                          " % of the study's solves, more than the third that the default allows (--estimate on "
                          "makes them).\n"
@@ -283,10 +280,11 @@ static std::string estimate_notes(const Study& study) {
                            ", N = " + std::to_string(c.N) + ": " + c.estimate.unavailable;
     }
     std::string notes = "y_0 est, z_0 est: a-posteriori estimates of the errors, without the exact solution: "
-                        "|v_N - v_N'| / ((N / N')^p - 1) with the case at N' = N/2 (docs/cli.md, Error estimate), ";
+                        "max(|v_N - v_N'| / (2^p - 1), |v_N' - v_N''| / ((2^p - 1) 2^p)) with the cases at N' = N/2 "
+                        "and N'' = N/4 (docs/cli.md, Error estimate), ";
     notes += solves == 0 ? std::string("each from the study's own cases")
-                         : std::to_string(solves) + (solves == 1 ? " second solve" : " second solves") +
-                               " where the list lacks N/2 (" + format_number(seconds, "%.3g") + " s, " +
+                         : "the N' and N'' the lists lack solved once each, for " + std::to_string(solves) +
+                               (solves == 1 ? " case (" : " cases (") + format_number(seconds, "%.3g") + " s, " +
                                format_number(100 * seconds / study_seconds, "%.2g") + " % of the study's sweep time)";
     notes += ".\n";
     if (!unavailable.empty()) notes += "n/a: the estimate could not be made: " + unavailable + ".\n";
@@ -348,10 +346,13 @@ static void warn_or_fail(Study& study, const std::string& context, const std::st
     study.warnings.push_back(context + warning);
 }
 
-// Each solved case's error estimate: Richardson from the study's case at N/2 where it was solved, else from a second
-// solve on the study's fastest backend; an estimate above its value is a warning, with --strict an error.
+// Each solved case's error estimate: Richardson from the study's cases at N/2 and N/4 where they were solved, else
+// from solves on the study's fastest backend; an estimate above its value is a warning, with --strict an error.
 static void estimate_cases(Study& study, ProgressLine& progress) {
     const Backend fastest = study.backends.back();
+    std::map<int, LevelValues> at_hand;  // by K
+    for (const StudyCase& c : study.cases)
+        if (!c.seconds.empty()) at_hand[c.K][c.N] = {c.N, c.y0, c.z0_components};
     for (StudyCase& c : study.cases) {
         const std::string context = "K = " + std::to_string(c.K) + ", N = " + std::to_string(c.N) + ": ";
         if (c.seconds.empty()) {
@@ -360,15 +361,16 @@ static void estimate_cases(Study& study, ProgressLine& progress) {
         }
         const SchemeSettings settings = case_settings(study.settings, c.K, c.N);
         const PointValues values{c.N, c.y0, c.z0_components};
-        if (const StudyCase* coarse = solved_case(study, c.K, coarse_steps(c.N))) {
-            c.estimate = richardson_estimate(values, {coarse->N, coarse->y0, coarse->z0_components},
-                                             estimate_orders(settings, find_problem(study.problem).reflected));
-        } else {
-            const std::string label = "study: estimate " + study.problem + " K = " + std::to_string(c.K) +
-                                      ", N = " + std::to_string(coarse_steps(c.N)) + " on " + to_string(fastest);
-            c.estimate = estimate_errors(backend_ops(fastest), study.problem, settings, values,
-                                         progress.enabled() ? progress.for_solve(label) : ProgressCallback());
-        }
+        const auto level_progress = [&](int N) {
+            return progress.enabled() ? progress.for_solve("study: estimate " + study.problem + " K = " +
+                                                           std::to_string(c.K) + ", N = " + std::to_string(N) +
+                                                           " on " + to_string(fastest))
+                                      : ProgressCallback();
+        };
+        // N' and N'' wherever N'' >= K + 1: mostly the study's own cases; their cost is study.estimate_cost
+        const EstimatePlan plan = plan_estimate(settings, find_problem(study.problem).dimension, EstimateMode::on);
+        c.estimate = estimate_errors(backend_ops(fastest), study.problem, settings, plan, values, level_progress,
+                                     &at_hand[c.K]);
         warn_or_fail(study, context, estimate_exceeds_value(c.estimate, c.y0, c.z0_components, c.y_scale, settings.T));
     }
 }
@@ -483,7 +485,8 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
     }
     study.estimate_mode = invocation.estimate;
     study.estimate_cost = study_estimate_cost(study.problem, base, invocation.Ks, invocation.Ns);
-    study.estimated = estimate_wanted(study.estimate_mode, study.estimate_cost);
+    study.estimated = study.estimate_mode == EstimateMode::on ||
+                      (study.estimate_mode == EstimateMode::automatic && study.estimate_cost <= estimate_cost_limit);
     if (study.estimated) estimate_cases(study, progress);
     progress.clear();
     return study;

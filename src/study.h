@@ -59,8 +59,8 @@ struct Study {
     std::string command;                // the command line, for the Markdown file
     std::vector<StudyCase> cases;       // K ascending, then N ascending
     EstimateMode estimate_mode = EstimateMode::off;  // --estimate
-    double estimate_cost = 0;           // the second solves' expected cost over the study's (study_estimate_cost)
-    bool estimated = false;             // whether the cases have error estimates (estimate_wanted)
+    double estimate_cost = 0;           // the estimate's solves' expected cost over the study's (study_estimate_cost)
+    bool estimated = false;             // whether the cases have error estimates (--estimate, or study_estimate_cost at most estimate_cost_limit)
     bool slope_checked = false;         // whether the cases have z checks (run_study makes them)
     std::vector<std::string> warnings;  // "K = 3, N = 64 on omp: Picard did not converge ..." (bsde: warning: lines)
 };
@@ -122,16 +122,16 @@ std::string study_notes(const Study& study);
 // an explicitly requested backend this machine does not have.
 std::vector<Backend> study_backends(const Invocation& invocation);
 
-// The expected cost of the second solves the estimates of the cases need, those whose N/2 the list lacks, over the
-// cost of solving every case once (node evaluations, as estimate_cost).
+// The expected cost of the solves the estimates of the cases need, those at N/2 and N/4 (where N/4 >= K + 1) that the
+// list lacks, each solved once, over the cost of solving every case once (node evaluations, as plan_estimate).
 double study_estimate_cost(const std::string& problem, const SchemeSettings& base, const std::vector<int>& Ks,
                            const std::vector<int>& Ns);
 
 // Runs the study described by the invocation (problem, settings, Ks, Ns, backends, max_seconds, repeats),
 // with a progress line on std::cerr when show_progress. With repeats R each case is solved in R rounds, a
 // round solving it once on every backend, so that a slow or fast spell of the host falls on all of them. Then, where
-// --estimate or its cost asks for them (estimate_wanted with study_estimate_cost), each case's error estimate: from the
-// study's case at N/2, else from a second solve on the fastest backend. Throws InputError for a backend this machine
+// --estimate or its cost asks for them (study_estimate_cost at most estimate_cost_limit), each case's error estimate: from the
+// study's cases at N/2 and N/4, else from solves on the fastest backend. Throws InputError for a backend this machine
 // does not have (study_backends), NumericalError naming the case (with --strict, an estimate above its value too).
 Study run_study(const Invocation& invocation, const std::string& command, bool show_progress);
 

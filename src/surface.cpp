@@ -174,32 +174,41 @@ int surface_command(const Invocation& invocation, const std::string& command, st
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!result.picard_warning.empty()) err << "bsde: warning: " << result.picard_warning << "\n";
 
-    // the estimate: a second batch at N / 2, Richardson per member (estimate.h)
-    const double cost = estimate_cost(settings, problem.dimension);
-    const bool estimated = estimate_wanted(invocation.estimate, cost);
+    // the estimate: batches at N / 2 and N / 4, Richardson per member (estimate.h)
+    const EstimatePlan plan = plan_estimate(settings, problem.dimension, invocation.estimate);
     std::vector<ErrorEstimate> estimates(batch.members.size());
     std::string estimate_line = "off" + std::string(invocation.estimate == EstimateMode::off
                                                         ? " (--estimate off)"
-                                                        : ": a second batch would cost about " +
-                                                              format_number(100 * cost, "%.0f") + " % of this one");
-    if (estimated) {
-        const SchemeSettings coarse_run = coarse_settings(settings);
-        const std::string unavailable = estimate_unavailable(settings, problem);
-        if (!unavailable.empty()) {
-            estimate_line = "not available: " + unavailable;
+                                                        : ": " + estimate_steps(plan) + " would cost about " +
+                                                              format_number(100 * plan.cost, "%.0f") + " % of this one");
+    if (plan.wanted) {
+        const std::vector<int> levels = estimate_levels(plan, settings, problem);
+        if (levels.empty()) {
+            estimate_line = "not available: " + estimate_unavailable(settings, problem);
         } else {
-            const auto coarse_start = std::chrono::steady_clock::now();
-            const SolveResult coarse = ops.solve_batch(invocation.problem, coarse_run, batch.members);
-            const double coarse_seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - coarse_start).count();
-            const EstimateOrders orders = estimate_orders(settings, problem.reflected);
-            for (std::size_t b = 0; b < estimates.size(); ++b) {
-                const MemberSolution &m = result.members[b], &c = coarse.members[b];
-                estimates[b] = richardson_estimate({settings.N, m.y0, {m.z0}}, {coarse_run.N, c.y0, {c.z0}}, orders);
+            const auto levels_start = std::chrono::steady_clock::now();
+            std::vector<SolveResult> level_results;
+            for (const int N : levels) {
+                SchemeSettings level = settings;
+                level.N = N;
+                level_results.push_back(ops.solve_batch(invocation.problem, level, batch.members));
             }
-            estimate_line = "a-posteriori per member: a second batch at N = " + std::to_string(coarse_run.N) +
+            const double levels_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - levels_start).count();
+            const EstimateOrders orders = estimate_orders(settings, problem.reflected);
+            const auto values = [&](std::size_t level, std::size_t b) {
+                const MemberSolution& m = level_results[level].members[b];
+                return PointValues{levels[level], m.y0, {m.z0}};
+            };
+            for (std::size_t b = 0; b < estimates.size(); ++b) {
+                const MemberSolution& m = result.members[b];
+                const PointValues coarser = levels.size() > 1 ? values(1, b) : PointValues{};
+                estimates[b] = richardson_estimate({settings.N, m.y0, {m.z0}}, values(0, b), orders,
+                                                   levels.size() > 1 ? &coarser : nullptr);
+            }
+            estimate_line = "a-posteriori per member: " + estimate_steps(estimates.front()) +
                             ", orders " + std::to_string(orders.y) + "/" + std::to_string(orders.z) + "; +" +
-                            format_number(coarse_seconds, "%.3g") + " s";
+                            format_number(levels_seconds, "%.3g") + " s";
         }
     }
     std::vector<MemberRow> rows;
