@@ -102,6 +102,7 @@ Batch batch_product(const std::vector<BatchParameter>& lists) {
     for (const BatchParameter& p : lists)
         if (p.values.size() > 1) batch.varied.push_back(p.name);
     batch.members.resize(static_cast<std::size_t>(count));
+    for (std::size_t m = 0; m < batch.members.size(); ++m) batch.numbers.push_back(static_cast<int>(m) + 1);
     // member m: its index in each list, row-major (the last list's index m mod its size, and so on up)
     for (std::size_t m = 0; m < batch.members.size(); ++m) {
         std::size_t rest = m;
@@ -149,6 +150,7 @@ Batch read_batch_csv(std::istream& in, const std::string& source) {
                 throw InputError(at + ", column " + quoted(names[k]) + ": " + quoted(fields[k]) + " " + refusal);
         }
         batch.members.push_back(std::move(member));
+        batch.numbers.push_back(static_cast<int>(batch.members.size()));
     }
     if (in.bad()) throw InputError(source + ": could not be read");
     if (names.empty()) throw InputError(source + ": no header of parameter names (an empty file)");
@@ -162,6 +164,22 @@ Batch read_batch_csv(std::istream& in, const std::string& source) {
     return batch;
 }
 
+int member_number(const Batch& batch, int index) {
+    const std::size_t at = static_cast<std::size_t>(index);
+    return at < batch.numbers.size() ? batch.numbers[at] : index + 1;
+}
+
+Batch without_members(const Batch& batch, const std::vector<bool>& left_out) {
+    Batch kept;
+    kept.varied = batch.varied;
+    for (std::size_t b = 0; b < batch.members.size(); ++b)
+        if (!left_out.at(b)) {
+            kept.members.push_back(batch.members[b]);
+            kept.numbers.push_back(batch.numbers.at(b));
+        }
+    return kept;
+}
+
 std::string describe_member(const Batch& batch, int index) {
     const ProblemParameters& member = batch.members.at(static_cast<std::size_t>(index));
     std::string text;
@@ -172,7 +190,7 @@ std::string describe_member(const Batch& batch, int index) {
         for (const auto& parameter : member) add(parameter.first);
     else
         for (const std::string& name : batch.varied) add(name);
-    return "member " + std::to_string(index + 1) + " (" + text + ")";
+    return "member " + std::to_string(member_number(batch, index)) + " (" + text + ")";
 }
 
 }  // namespace bsde

@@ -28,7 +28,14 @@ struct BatchParameter {
 struct Batch {
     std::vector<std::string> varied;         // the parameters taking more than one value, in the order given
     std::vector<ProblemParameters> members;  // each holds every parameter given, varied or not
+    std::vector<int> numbers;                // each member's number in the product or the file, from 1
 };
+
+// The number of the member at `index` (0-based): Batch::numbers', or index + 1 where it has none.
+int member_number(const Batch& batch, int index);
+
+// The batch without the members whose `left_out` is true; the others keep their numbers.
+Batch without_members(const Batch& batch, const std::vector<bool>& left_out);
 
 // The Cartesian product of the lists, the first varying slowest (sigma then strike: every strike of the first
 // sigma, then of the second). Throws InputError for no list, a list without values, a name given twice, or a
@@ -41,8 +48,8 @@ Batch batch_product(const std::vector<BatchParameter>& lists);
 // ("FILE, line 4, column 'sigma': 'abc' is not a number").
 Batch read_batch_csv(std::istream& in, const std::string& source);
 
-// The member at `index` (0-based) for a message, numbered from 1 and with its varied parameters, or every one where
-// none varies: "member 3 (strike = 70, sigma = 0.2)".
+// The member at `index` (0-based) for a message, with its number (Batch::numbers) and its varied parameters, or every
+// one where none varies: "member 3 (strike = 70, sigma = 0.2)".
 std::string describe_member(const Batch& batch, int index);
 
 }  // namespace bsde

@@ -127,6 +127,9 @@ po::options_description shared_options() {
         ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")
         ("sequential", po::value<bool>()->implicit_value(true)->zero_tokens(),
          "surface: also solve the members one after another in this process and report both rates (a benchmark)")
+        ("skip-refused", po::value<bool>()->implicit_value(true)->zero_tokens(),
+         "surface: leave out the members a solve would refuse (each named on a line of the report) and solve the "
+         "others, instead of stopping at the first")
         ("batch", po::value<std::string>()->value_name("FILE"),
          "surface: the members as CSV, a header of the problem's parameter names and one member a row (instead of "
          "the parameters' lists)")
@@ -435,31 +438,51 @@ static Batch take_batch(const po::variables_map& vm, const std::vector<BatchPara
 }
 
 // bsde surface: one grid for every member, R the largest that the members' default spots need (unless --R), and each
-// member's settings validated as a solve's; a refusal names the member (describe_member). Throws InputError.
+// member's settings validated as a solve's; a refusal names the member (describe_member). With --skip-refused the
+// refused members are left out (Invocation::left_out) and the others solved. Throws InputError.
 static void check_surface_members(Invocation& invocation, const ProblemInfo& problem, bool R_given) {
     SchemeSettings& s = invocation.settings;
     const Batch& batch = invocation.batch;
-    // body(settings of member b), a refusal named with the member
+    std::vector<bool> refused(batch.members.size(), false);
+    const double initial_R = s.R;
+    // body(settings of member b) for the members not refused yet; a refusal named with the member
     const auto each_member = [&](const auto& body) {
         for (std::size_t b = 0; b < batch.members.size(); ++b) {
+            if (refused[b]) continue;
             try {
                 SchemeSettings member = s;
                 member.problem_parameters = batch.members[b];
                 set_problem_terms(member, problem);
                 body(member);
             } catch (const InputError& e) {
-                throw InputError(describe_member(batch, int(b)) + ": " + e.what());
+                const std::string refusal = describe_member(batch, int(b)) + ": " + e.what();
+                if (!invocation.skip_refused) throw InputError(refusal);
+                refused[b] = true;
+                invocation.left_out.push_back(refusal);
             }
         }
     };
-    if (problem.spot_domain && !R_given)
-        each_member([&](const SchemeSettings& member) {
-            Invocation alone;
-            alone.settings = member;
-            choose_domain(alone, problem, {}, false);
-            s.R = std::max(s.R, alone.settings.R);
-        });
-    each_member([&](const SchemeSettings& member) { validate_for_problem(member, problem); });
+    // R over the members not refused, then their validation on it; a member refused there (--skip-refused) may have
+    // set R, so the rest is taken again on the R of those left
+    for (std::size_t refusals = 0;;) {
+        if (problem.spot_domain && !R_given) {
+            s.R = initial_R;
+            each_member([&](const SchemeSettings& member) {
+                Invocation alone;
+                alone.settings = member;
+                choose_domain(alone, problem, {}, false);
+                s.R = std::max(s.R, alone.settings.R);
+            });
+        }
+        each_member([&](const SchemeSettings& member) { validate_for_problem(member, problem); });
+        if (invocation.left_out.size() == refusals) break;
+        refusals = invocation.left_out.size();
+    }
+    if (invocation.left_out.empty()) return;
+    if (invocation.left_out.size() == batch.members.size())
+        throw InputError("--skip-refused: every member is refused, the first as " + invocation.left_out.front());
+    invocation.batch = without_members(batch, refused);
+    s.problem_parameters = invocation.batch.members.front();
 }
 
 static Invocation parse_options(const std::vector<std::string>& args, ConfigOrigin& origin) {
@@ -573,7 +596,7 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     if (!study && vm.count("backends")) throw InputError("--backends: only for bsde study and bsde bench");
     if (!study && !surface && vm.count("out"))
         throw InputError("--out: only for bsde study, bsde surface and bsde bench");
-    for (const char* name : {"batch", "sequential"})
+    for (const char* name : {"batch", "sequential", "skip-refused"})
         if (!surface && vm.count(name)) throw InputError(std::string("--") + name + ": only for bsde surface");
     for (const char* name : {"output", "spots"})
         if (surface && vm.count(name))
@@ -636,10 +659,11 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         s.problem_parameters = invocation.batch.members.front();
         take_out_folder(vm, invocation.out);
         take(vm, "sequential", invocation.sequential);
+        take(vm, "skip-refused", invocation.skip_refused);
     }
     // the problem's parameters checked before any solve (a study's --out is not yet created); its driver's z term for
-    // the stability analysis of validate()
-    set_problem_terms(s, problem);
+    // the stability analysis of validate(); a surface's, member by member (check_surface_members)
+    if (!surface) set_problem_terms(s, problem);
     std::vector<SpotRange> spots;
     if (take(vm, "spots", name)) {
         if (study)

@@ -50,6 +50,8 @@ struct Invocation {
     int repeats = 5;
     Batch batch;  // surface: the members (--batch FILE or the parameters' lists); out: its folder
     bool sequential = false;  // surface: the members also solved one after another (--sequential)
+    bool skip_refused = false;          // surface: --skip-refused
+    std::vector<std::string> left_out;  // surface, --skip-refused: each refused member with its refusal
     ConfigLines config;
 };
 

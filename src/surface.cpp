@@ -41,7 +41,7 @@ std::vector<Column> columns(const Batch& batch, const std::vector<std::string>& 
                             bool estimate, int digits) {
     const std::string format = "%." + std::to_string(digits) + "g";
     const auto number = [format](double x) { return format_number(x, format.c_str()); };
-    std::vector<Column> c{{"member", [](int b, const MemberRow&) { return std::to_string(b + 1); }}};
+    std::vector<Column> c{{"member", [&batch](int b, const MemberRow&) { return std::to_string(member_number(batch, b)); }}};
     for (const std::string& name : parameters)
         c.push_back({name, [&batch, name, number](int b, const MemberRow&) { return number(batch.members[b].at(name)); }});
     c.push_back({"y0", [number](int, const MemberRow& r) { return number(r.solution->y0); }});
@@ -227,6 +227,11 @@ int surface_command(const Invocation& invocation, const std::string& command, st
     if (!batch.varied.empty()) {
         report << " varying";
         for (const std::string& name : batch.varied) report << " " << name;
+    }
+    if (!invocation.left_out.empty()) {
+        report << "\nleft out  " << invocation.left_out.size() << " member" << (invocation.left_out.size() == 1 ? "" : "s")
+               << " that a solve refuses (--skip-refused):";
+        for (const std::string& refusal : invocation.left_out) report << "\n          " << refusal;
     }
     report << "\nscheme    Ky = " << settings.Ky << ", Kz = " << settings.Kz << ", N = " << settings.N
            << ", M = " << result.M << ", L = " << settings.L << ", T = " << format_number(settings.T)

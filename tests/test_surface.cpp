@@ -68,4 +68,31 @@ BOOST_AUTO_TEST_CASE(surface_refuses_bad_input) {
     check_bad_input({with({"--strike", "60:140:400"}), 2, "the largest batch that fits has "});
 }
 
+BOOST_AUTO_TEST_CASE(skip_refused_leaves_out_the_refused_members_and_solves_the_rest) {
+    BOOST_TEST_MESSAGE("bsde surface --problem bs-call --sigma 0.2,-0.2,0.3 --skip-refused: exit 0, member 2 named on "
+                       "the 'left out' line with its refusal, members 1 and 3 in the table with their numbers and the "
+                       "y_0 of bsde solve; every member refused: one line, exit 2");
+    const std::vector<std::string> base{"surface", "--problem", "bs-call", "--K", "3", "--N", "16", "--backend",
+                                        "serial", "--estimate", "off", "--skip-refused"};
+    std::vector<std::string> args = base;
+    for (const char* extra : {"--sigma", "0.2,-0.2,0.3"}) args.push_back(extra);
+    const CliResult r = run_succeeding(args);
+    BOOST_CHECK_MESSAGE(r.out.find("left out  1 member that a solve refuses (--skip-refused):\n          member 2 "
+                                   "(sigma = -0.2): ") != std::string::npos,
+                        "no 'left out' line for member 2 in:\n" << r.out);
+    for (const auto& [number, sigma] : std::vector<std::pair<std::string, std::string>>{{"1", "0.2"}, {"3", "0.3"}}) {
+        const std::string row = report_line(r.out, "| " + number + " | " + sigma + " | ");
+        const CliResult alone = run_succeeding({"solve", "--problem", "bs-call", "--sigma", sigma, "--K", "3", "--N",
+                                                "16", "--backend", "serial", "--estimate", "off"});
+        const std::string y0 = report_line(alone.out, "y_0       ");
+        const double solved = std::stod(y0.substr(10, y0.find(' ', 10) - 10));
+        const double batched = std::stod(split(row, '|').at(3));
+        check_close("member " + number + " (sigma " + sigma + "): y0 of the surface against bsde solve's", solved,
+                    batched, 1e-9, solved);
+    }
+    args = base;
+    for (const char* extra : {"--sigma", "-0.2,-0.3"}) args.push_back(extra);
+    check_bad_input({args, 2, "--skip-refused: every member is refused, the first as member 1 (sigma = -0.2): "});
+}
+
 BOOST_AUTO_TEST_SUITE_END()
