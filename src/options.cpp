@@ -369,9 +369,9 @@ std::string help_text() {
             "  solve          solve a problem and report y_0, z_0, errors, time and memory\n"
             "  study          solve every (K, N) of --K and --N lists on each of --backends: errors, orders,\n"
             "                 times, speedups (table on stdout; CSV, Markdown and plots with --out DIR)\n"
-            "  surface        solve a batch of a 1D problem's parameter sets in one sweep: the parameters as\n"
+            "  surface        solve a batch of a problem's parameter sets in one sweep: the parameters as\n"
             "                 lists (--strike 80:120:9 --sigma 0.1,0.2: their product) or --batch FILE.csv;\n"
-            "                 y_0, z_0, an option's delta, gamma and theta, errors and estimates per member\n"
+            "                 y_0, z_0, an option's delta (1D: gamma, theta), errors and estimates per member\n"
             "                 (CSV and Markdown with --out DIR)\n"
             "  bench          time fixed cases (--cases) on --backends: median and spread of --repeats solves,\n"
             "                 the split of a step, node evaluations/s and FP64 GFLOP/s (docs/benchmarking.md, Benchmark)\n"
@@ -651,10 +651,9 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
             s.problem_parameters[use.name] = value;
     }
     if (surface) {
-        if (problem.dimension != 1 || problem.reflected)
+        if (problem.reflected)
             throw InputError("bsde surface: problem " + invocation.problem +
-                             (problem.reflected ? " has an obstacle" : " is 2D") +
-                             "; batches are of 1D problems without one for now");
+                             " has an obstacle; batches are of problems without one for now");
         invocation.batch = take_batch(vm, lists);
         s.problem_parameters = invocation.batch.members.front();
         take_out_folder(vm, invocation.out);

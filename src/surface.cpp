@@ -36,14 +36,28 @@ struct Column {
 
 std::string error(double x) { return format_number(x, "%.3e"); }
 
-// The columns of the table; values with `digits` significant digits (the CSV all 17, the printed table 10).
-std::vector<Column> columns(const Batch& batch, const std::vector<std::string>& parameters, bool exact, bool greeks,
-                            bool estimate, int digits) {
+// The columns of the table for a problem of `dimension` axes; values with `digits` significant digits (the CSV all 17,
+// the printed table 10). A vector's components are columns of their own, name_1 and name_2 in 2D.
+std::vector<Column> columns(const Batch& batch, const std::vector<std::string>& parameters, int dimension,
+                            const MemberSolution& first, bool estimate, int digits) {
     const std::string format = "%." + std::to_string(digits) + "g";
     const auto number = [format](double x) { return format_number(x, format.c_str()); };
+    const bool exact = first.has_exact;
     std::vector<Column> c{{"member", [&batch](int b, const MemberRow&) { return std::to_string(member_number(batch, b)); }}};
     for (const std::string& name : parameters)
         c.push_back({name, [&batch, name, number](int b, const MemberRow&) { return number(batch.members[b].at(name)); }});
+    // a vector's columns: its components, and where `exact` is given their errors against it
+    const auto components = [&](const std::string& name, std::vector<double> MemberSolution::*value,
+                                std::vector<double> MemberSolution::*exact_value) {
+        for (int k = 0; k < dimension; ++k) {
+            const std::string header = dimension == 1 ? name : name + "_" + std::to_string(k + 1);
+            c.push_back({header, [value, k, number](int, const MemberRow& r) { return number((r.solution->*value)[k]); }});
+            if (exact_value)
+                c.push_back({header + "_error", [value, exact_value, k](int, const MemberRow& r) {
+                                 return error(std::fabs((r.solution->*value)[k] - (r.solution->*exact_value)[k]));
+                             }});
+        }
+    };
     c.push_back({"y0", [number](int, const MemberRow& r) { return number(r.solution->y0); }});
     if (exact) {
         c.push_back({"y0_exact", [number](int, const MemberRow& r) { return number(r.solution->y0_exact); }});
@@ -51,23 +65,22 @@ std::vector<Column> columns(const Batch& batch, const std::vector<std::string>& 
     }
     if (estimate)
         c.push_back({"y0_estimate", [](int, const MemberRow& r) { return r.estimate->made ? error(r.estimate->y_error) : ""; }});
-    c.push_back({"z0", [number](int, const MemberRow& r) { return number(r.solution->z0); }});
-    if (exact)
-        c.push_back({"z0_error", [](int, const MemberRow& r) { return error(std::fabs(r.solution->z0 - r.solution->z0_exact)); }});
+    components("z0", &MemberSolution::z0, exact ? &MemberSolution::z0_exact : nullptr);
     if (estimate)
         c.push_back({"z0_estimate", [](int, const MemberRow& r) { return r.estimate->made ? error(r.estimate->z_error) : ""; }});
-    if (greeks) {
-        c.push_back({"spot", [number](int, const MemberRow& r) { return number(r.solution->spot); }});
-        const std::pair<const char*, double MemberSolution::*> values[]{
-            {"delta", &MemberSolution::delta}, {"gamma", &MemberSolution::gamma}, {"theta", &MemberSolution::theta}};
-        const double MemberSolution::*exact_values[]{&MemberSolution::delta_exact, &MemberSolution::gamma_exact,
-                                                     &MemberSolution::theta_exact};
-        for (int k = 0; k < 3; ++k) {
-            const auto value = values[k].second;
-            const auto exact_value = exact_values[k];
-            c.push_back({values[k].first, [value, number](int, const MemberRow& r) { return number(r.solution->*value); }});
+    if (first.has_greeks) {
+        components("spot", &MemberSolution::spot, nullptr);
+        components("delta", &MemberSolution::delta, exact ? &MemberSolution::delta_exact : nullptr);
+    }
+    if (first.has_gamma_theta) {
+        const std::pair<const char*, std::pair<double MemberSolution::*, double MemberSolution::*>> values[]{
+            {"gamma", {&MemberSolution::gamma, &MemberSolution::gamma_exact}},
+            {"theta", {&MemberSolution::theta, &MemberSolution::theta_exact}}};
+        for (const auto& [name, pair] : values) {
+            const auto [value, exact_value] = pair;
+            c.push_back({name, [value = value, number](int, const MemberRow& r) { return number(r.solution->*value); }});
             if (exact)
-                c.push_back({std::string(values[k].first) + "_error", [value, exact_value](int, const MemberRow& r) {
+                c.push_back({std::string(name) + "_error", [value = value, exact_value = exact_value](int, const MemberRow& r) {
                                  return error(std::fabs(r.solution->*value - r.solution->*exact_value));
                              }});
         }
@@ -198,12 +211,12 @@ int surface_command(const Invocation& invocation, const std::string& command, st
             const EstimateOrders orders = estimate_orders(settings, problem.reflected);
             const auto values = [&](std::size_t level, std::size_t b) {
                 const MemberSolution& m = level_results[level].members[b];
-                return PointValues{levels[level], m.y0, {m.z0}};
+                return PointValues{levels[level], m.y0, m.z0};
             };
             for (std::size_t b = 0; b < estimates.size(); ++b) {
                 const MemberSolution& m = result.members[b];
                 const PointValues coarser = levels.size() > 1 ? values(1, b) : PointValues{};
-                estimates[b] = richardson_estimate({settings.N, m.y0, {m.z0}}, values(0, b), orders,
+                estimates[b] = richardson_estimate({settings.N, m.y0, m.z0}, values(0, b), orders,
                                                    levels.size() > 1 ? &coarser : nullptr);
             }
             estimate_line = "a-posteriori per member: " + estimate_steps(estimates.front()) +
@@ -214,12 +227,12 @@ int surface_command(const Invocation& invocation, const std::string& command, st
     std::vector<MemberRow> rows;
     for (std::size_t b = 0; b < batch.members.size(); ++b)
         rows.push_back({&result.members[b], estimates[b].made ? &estimates[b] : nullptr});
-    const bool exact = !result.members.empty() && result.members.front().has_exact;
-    const bool greeks = !result.members.empty() && result.members.front().has_greeks;
+    const MemberSolution& first = result.members.front();
+    const bool exact = first.has_exact;
     const bool with_estimate = std::any_of(estimates.begin(), estimates.end(), [](const ErrorEstimate& e) { return e.made; });
     std::vector<std::string> parameters;
     for (const auto& given : batch.members.front()) parameters.push_back(given.first);
-    const std::vector<Column> table = columns(batch, parameters, exact, greeks, with_estimate, 10);
+    const std::vector<Column> table = columns(batch, parameters, result.dimension, first, with_estimate, 10);
 
     std::ostringstream report;
     report << "problem   " << problem.name << " (" << problem.description << "), " << batch.members.size()
@@ -244,9 +257,9 @@ int surface_command(const Invocation& invocation, const std::string& command, st
         report << "largest   y_0 error " << largest(batch, rows, [](const MemberRow& r) {
             return std::fabs(r.solution->y0 - r.solution->y0_exact);
         }) << "\n          z_0 error " << largest(batch, rows, [](const MemberRow& r) {
-            return std::fabs(r.solution->z0 - r.solution->z0_exact);
+            return r.solution->z0_error();
         }) << "\n";
-        if (greeks)
+        if (first.has_gamma_theta)
             report << "          gamma error " << largest(batch, rows, [](const MemberRow& r) {
                 return std::fabs(r.solution->gamma - r.solution->gamma_exact);
             }) << "\n";
@@ -276,7 +289,7 @@ int surface_command(const Invocation& invocation, const std::string& command, st
         out << "table     " << rows.size() << " rows: " << (csv ? "in --out" : "--out DIR writes them") << "\n";
     }
     if (csv) {
-        write_table(csv->stream(), columns(batch, parameters, exact, greeks, with_estimate, 17), rows, false);
+        write_table(csv->stream(), columns(batch, parameters, result.dimension, first, with_estimate, 17), rows, false);
         markdown->stream() << "# bsde surface: " << problem.name << "\n\n- command: `" << command << "`\n\n```\n"
                            << report.str() << "```\n\n";
         write_table(markdown->stream(), table, rows, true);

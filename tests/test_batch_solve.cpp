@@ -1,6 +1,6 @@
 // Batched solves (BackendOps::solve_batch, the sweep's Members): a batch of parameter sets in one sweep gives what
-// the same sets give one at a time, its options' Greeks converge to Black-Scholes' closed forms, and a member the
-// problem refuses is named.
+// the same sets give one at a time (1D and 2D), its options' Greeks converge to Black-Scholes' and Margrabe's closed
+// forms, and a member the problem refuses is named.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -37,11 +37,16 @@ void check_batch_equals_one_at_a_time(Backend backend, const std::string& proble
         const auto same = [&](const std::string& name, double e, double g) {
             check_close(what + name, e, g, 1e-12, std::max(1.0, std::fabs(e)));
         };
+        const auto same_components = [&](const std::string& name, const std::vector<double>& e,
+                                          const std::vector<double>& g) {
+            BOOST_REQUIRE_EQUAL(e.size(), g.size());
+            for (std::size_t k = 0; k < e.size(); ++k) same(name + "[" + std::to_string(k + 1) + "]", e[k], g[k]);
+        };
         same("y_0", expected.y0, got.y0);
-        same("z_0", expected.z0, got.z0);
+        same_components("z_0", expected.z0, got.z0);
         same("y_0 against the solve's own", one.y0, got.y0);
-        if (expected.has_greeks) {
-            same("delta", expected.delta, got.delta);
+        if (expected.has_greeks) same_components("delta", expected.delta, got.delta);
+        if (expected.has_gamma_theta) {
             same("gamma", expected.gamma, got.gamma);
             same("theta", expected.theta, got.theta);
         }
@@ -72,8 +77,9 @@ BOOST_AUTO_TEST_SUITE(batch_solve)
 BSDE_TEST_CASE_PER_BACKEND(a_batch_equals_its_members_one_at_a_time) {
     BOOST_TEST_MESSAGE("bs-call, K = 3, N = 16, T = 0.33: strikes 80, 100, 125 x sigma 0.15, 0.3 in one sweep (the "
                        "Feynman-Kac start-up) against each solved alone; bergman (nonlinear, kinked: the multistep "
-                       "start-up on its finer grid), K = 3, N = 16, Rb 0.06, 0.1 x strike1 110, 120: y_0, z_0 and the "
-                       "Greeks to 1e-12");
+                       "start-up on its finer grid), K = 3, N = 16, Rb 0.06, 0.1 x strike1 110, 120; exchange (2D: the "
+                       "batch runs the fused pass, a member alone the separable one), K = 2, N = 6, R = 5, rho -0.5, "
+                       "0.3 x sigma1 0.2, 0.3: y_0, z_0 and the Greeks to 1e-12");
     std::vector<ProblemParameters> calls;
     for (double sigma : {0.15, 0.3})
         for (double strike : {80.0, 100.0, 125.0}) calls.push_back({{"strike", strike}, {"sigma", sigma}});
@@ -82,6 +88,10 @@ BSDE_TEST_CASE_PER_BACKEND(a_batch_equals_its_members_one_at_a_time) {
     for (double Rb : {0.06, 0.1})
         for (double strike : {110.0, 120.0}) spreads.push_back({{"Rb", Rb}, {"strike1", strike}});
     check_batch_equals_one_at_a_time(backend, "bergman", batch_settings(3, 16, 0.5, 16), spreads);
+    std::vector<ProblemParameters> exchanges;
+    for (double sigma1 : {0.2, 0.3})
+        for (double rho : {-0.5, 0.3}) exchanges.push_back({{"rho", rho}, {"sigma1", sigma1}});
+    check_batch_equals_one_at_a_time(backend, "exchange", batch_settings(2, 6, 1.0, 5), exchanges);
 }
 
 BOOST_AUTO_TEST_CASE(greeks_converge_to_black_scholes) {
@@ -97,11 +107,12 @@ BOOST_AUTO_TEST_CASE(greeks_converge_to_black_scholes) {
             const MemberSolution& m = r.members[b];
             BOOST_REQUIRE(m.has_greeks);
             const CallGreeks exact = black_scholes_call_greeks(100.0, members[b].at("strike"), 0.03, 0.04, 0.2, 0.33);
-            check_close("exact delta, strike " + std::to_string(b), exact.delta, m.delta_exact, 1e-9);
+            BOOST_REQUIRE(m.has_gamma_theta);
+            check_close("exact delta, strike " + std::to_string(b), exact.delta, m.delta_exact[0], 1e-9);
             check_close("exact gamma, strike " + std::to_string(b), exact.gamma, m.gamma_exact, 1e-9);
             check_close("exact theta, strike " + std::to_string(b), exact.theta, m.theta_exact, 1e-8,
                         std::fabs(exact.theta));
-            errors[3 * b].push_back(std::fabs(m.delta - exact.delta));
+            errors[3 * b].push_back(std::fabs(m.delta[0] - exact.delta));
             errors[3 * b + 1].push_back(std::fabs(m.gamma - exact.gamma));
             errors[3 * b + 2].push_back(std::fabs(m.theta - exact.theta));
         }
@@ -116,6 +127,40 @@ BOOST_AUTO_TEST_CASE(greeks_converge_to_black_scholes) {
         BOOST_CHECK_MESSAGE(order >= 2.5, what << ": mean order expected >= 2.5, got " << order << " (errors "
                                                << scientific(e[0]) << ", " << scientific(e[1]) << ", "
                                                << scientific(e[2]) << ")");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(exchange_deltas_converge_to_margrabe) {
+    BOOST_TEST_MESSAGE("exchange members rho = -0.5, 0.3 (S1 = S2 = 100, sigma 0.25, 0.3, no dividends, T = 1), K = 2, "
+                       "R = 5, N = 8, 16 on omp: delta_1 = N(d1), delta_2 = -N(d2) of Margrabe's formula (Margrabe "
+                       "1978; sigma^2 = s1^2 + s2^2 - 2 rho s1 s2, d1 = (ln(S1/S2) + sigma^2 T / 2) / (sigma sqrt T)), "
+                       "their errors falling at order >= 1.5 (z's order 2 at K = 2)");
+    const std::vector<double> rhos{-0.5, 0.3};
+    std::vector<ProblemParameters> members;
+    for (double rho : rhos) members.push_back({{"rho", rho}});
+    std::vector<std::vector<double>> errors(2 * rhos.size());
+    for (int N : {8, 16}) {
+        const SolveResult r = backend_ops(Backend::omp).solve_batch("exchange", batch_settings(2, N, 1.0, 5), members);
+        for (std::size_t b = 0; b < rhos.size(); ++b) {
+            const double sigma = std::sqrt(0.25 * 0.25 + 0.3 * 0.3 - 2 * rhos[b] * 0.25 * 0.3);
+            const double d1 = 0.5 * sigma, d2 = d1 - sigma;  // ln(S1/S2) = 0, T = 1
+            const double exact[2] = {normal_cdf(d1), -normal_cdf(d2)};
+            const MemberSolution& m = r.members[b];
+            BOOST_REQUIRE(m.has_greeks && m.delta.size() == 2 && m.delta_exact.size() == 2);
+            for (int k = 0; k < 2; ++k) {
+                const std::string what = "rho = " + std::to_string(rhos[b]) + ", delta_" + std::to_string(k + 1);
+                check_close(what + ", the problem's exact value", exact[k], m.delta_exact[k], 1e-12);
+                errors[2 * b + k].push_back(std::fabs(m.delta[k] - exact[k]));
+            }
+        }
+    }
+    for (std::size_t k = 0; k < errors.size(); ++k) {
+        const double order = observed_order(errors[k][0], errors[k][1]);
+        const std::string what = "rho = " + std::to_string(rhos[k / 2]) + ", delta_" + std::to_string(k % 2 + 1);
+        BOOST_TEST_MESSAGE(what << ": errors " << scientific(errors[k][0]) << ", " << scientific(errors[k][1])
+                                << ", order " << order);
+        BOOST_CHECK_MESSAGE(order >= 1.5, what << ": order expected >= 1.5, got " << order << " (errors "
+                                               << scientific(errors[k][0]) << ", " << scientific(errors[k][1]) << ")");
     }
 }
 

@@ -46,8 +46,8 @@ BOOST_AUTO_TEST_CASE(surface_writes_each_member_as_its_solve_gives_it) {
 }
 
 BOOST_AUTO_TEST_CASE(surface_refuses_bad_input) {
-    BOOST_TEST_MESSAGE("an empty list, a bad value (its position), lists and --batch together, no members, a 2D "
-                       "problem, a refused member (named with its parameters), a batch beyond the memory (the largest "
+    BOOST_TEST_MESSAGE("an empty list, a bad value (its position), lists and --batch together, no members, a problem "
+                       "with an obstacle, a refused member (named with its parameters), a batch beyond the memory (the largest "
                        "B that fits): one line, exit 2");
     const std::vector<std::string> base{"surface", "--problem", "bs-call", "--K", "3", "--N", "16", "--backend", "serial"};
     const auto with = [&](std::vector<std::string> extra) {
@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(surface_refuses_bad_input) {
         {with({"--strike", "90,x,110"}), 2, "item 2, 'x', is not a number"},
         {with({"--strike", "90", "--batch", "members.csv"}), 2, "from the file or from the lists, not both"},
         {base, 2, "no members"},
-        {{"surface", "--problem", "ex5", "--rho", "0,0.5"}, 2, "is 2D; batches are of 1D problems"},
+        {{"surface", "--problem", "am-put", "--strike", "90,100"}, 2, "has an obstacle; batches are of problems without one"},
         {with({"--sigma", "0.2,-0.2"}), 2, "member 2 (sigma = -0.2): "},
     };
     for (const BadInput& row : rows) check_bad_input(row);

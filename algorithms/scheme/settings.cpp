@@ -237,11 +237,15 @@ double kinked_rule_evaluations(const SchemeSettings& s) {
     return (M + 1.0) * rule.nodes(K * dt) + (r * double(M) + 1.0) * startup_nodes;
 }
 
-double SolveResult::z0_error() const {
+// The largest |a_k - b_k| over the components both have.
+static double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
     double largest = 0;
-    for (std::size_t k = 0; k < z0.size() && k < z0_exact.size(); ++k)
-        largest = std::max(largest, std::fabs(z0[k] - z0_exact[k]));
+    for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) largest = std::max(largest, std::fabs(a[k] - b[k]));
     return largest;
 }
+
+double MemberSolution::z0_error() const { return largest_difference(z0, z0_exact); }
+
+double SolveResult::z0_error() const { return largest_difference(z0, z0_exact); }
 
 }  // namespace bsde

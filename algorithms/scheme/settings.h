@@ -197,17 +197,21 @@ struct ExerciseBoundary {
     std::vector<int> edges;
 };
 
-// A member of a 1D solve (a batch's, or the one of a solve; Members, BackwardSweep) at t = 0, w = 0, and for options
+// A member of a solve (a batch's, or the one of a solve; Members, BackwardSweep) at t = 0, w = 0, and for options
 // (a state map) the price's Greeks at the spot S(0, 0) (member_solution.h), the exact values where the problem has
 // them.
 struct MemberSolution {
-    double y0 = 0, z0 = 0;
+    double y0 = 0;
+    std::vector<double> z0;  // d components
     bool has_exact = false;
-    double y0_exact = 0, z0_exact = 0;
-    bool has_greeks = false;
-    double spot = 0;
-    double delta = 0, gamma = 0, theta = 0;  // dV/dS, d2V/dS2, dV/dt at fixed S
-    double delta_exact = 0, gamma_exact = 0, theta_exact = 0;
+    double y0_exact = 0;
+    std::vector<double> z0_exact;
+    bool has_greeks = false;                       // an option: its spot and delta
+    std::vector<double> spot, delta, delta_exact;  // per asset: S_k(0, 0), dV/dS_k
+    bool has_gamma_theta = false;                  // 1D options
+    double gamma = 0, theta = 0;                   // d2V/dS2, dV/dt at fixed S
+    double gamma_exact = 0, theta_exact = 0;
+    double z0_error() const;                       // the largest over the components
 };
 
 struct SolveResult {

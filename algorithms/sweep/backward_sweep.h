@@ -61,8 +61,8 @@ public:
 
     BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings)
         : BackwardSweep(context, std::vector<Problem>{problem}, settings, 1) {}
-    // A batch (Members): the members, B parameter sets of the problem with the same T, on one grid, in one sweep. In
-    // 2D and for problems with an obstacle, one member.
+    // A batch (Members): the members, B parameter sets of the problem with the same T, on one grid, in one sweep. For
+    // problems with an obstacle, one member. In 2D a batch runs the fused pass, unstaged (separable(), choose_stage).
     BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings)
         : BackwardSweep(context, members, settings, 1) {}
 
@@ -79,9 +79,9 @@ private:
           fitter_(Interpolation::make_fitter(context, space_.M, -settings.R, space_.dx(),
                                               SplineOptions{settings.spline, settings.spline_solve})),
           host_members_(members), problems_(members.begin(), members.end()) {
-        if (B_ > 1 && (d > 1 || has_obstacle<Problem>::value))
-            throw InputError(std::string("a batch of problem ") + Problem::name + ": " +
-                             (d > 1 ? "batches are 1D for now" : "a problem with an obstacle is solved one at a time"));
+        if (B_ > 1 && has_obstacle<Problem>::value)
+            throw InputError(std::string("a batch of problem ") + Problem::name +
+                             ": a problem with an obstacle is solved one at a time");
         if (s_.startup == Startup::exact && !Problem::has_exact_solution)
             throw InputError("--startup exact: problem " + std::string(Problem::name) + " has no exact solution");
         s_.startup = resolved_startup(s_.startup, feynman_kac_applies<Problem>);
@@ -447,9 +447,10 @@ private:
 
     // Whether the steps run the separable pass (separable_pass.h): a 2D problem with an affine driver and an
     // interpolation of the staged form (the tensor spline), unless the settings ask for the fused pass.
+    // A batch runs the fused pass: the separable pass's axis sums and kink band are one member's.
     static constexpr bool separable_possible =
         d == 2 && has_affine_driver<Problem>::value && stages_rows<Evaluator>::value;
-    bool separable() const { return separable_possible && s_.separable_pass; }
+    bool separable() const { return separable_possible && s_.separable_pass && B_ == 1; }
 
     // The separable pass of layer n: for each stored layer, from the oldest (n + K) to the newest (n + 1, whose
     // fit the work before writes), its axis-1 sums over the grid's rows and ghosted columns, then its axis-2 sums
@@ -500,8 +501,10 @@ private:
     // interpolation has the staged form (the tensor spline) and the context's blocks stage (cuda), with the
     // stage of a block of Context::block_threads points in its shared memory: two buffers of the evaluator's
     // stage_layout for the widest rule's cell shifts (that of variance K dt).
+    // A batch is not staged: a block's points, and so its stage's rows, would span two members.
     void choose_stage() {
         if constexpr (d == 2 && stages_rows<Evaluator>::value) {
+            if (B_ > 1) return;
             const int low = rule_node(time_.dt(), K_, 0).shift.cells;
             const int high = rule_node(time_.dt(), K_, s_.L - 1).shift.cells;
             const StageLayout layout = fitter_.evaluator().stage_layout(Context::block_threads, low, high, functions());
@@ -618,7 +621,7 @@ private:
         if (B_ == 1)
             SolutionAtZero<Problem, Context>{context_, problem(), grid_, points_, space_.centre(), s_.R}.collect(ring_,
                                                                                                               layer, result);
-        if constexpr (d == 1) collect_members(layer, result);
+        collect_members(layer, result);
         statuses_.report(steps(), picard_judged(), result);
         exercise_.collect(context_, problem(), result);
         result.staged_axis_sums = run_.staged_axis_sums;
@@ -631,20 +634,20 @@ private:
     // Each member's MemberSolution from its y and z near w = 0 (MemberStencil), gathered in one pass and one copy.
     void collect_members(const LayerView& layer, SolveResult& result) {
         constexpr int W = MemberStencil::width;
-        Vector near(std::size_t(2) * B_ * W);
-        thrust::transform(context_.policy(), thrust::counting_iterator<int>(0),
-                          thrust::counting_iterator<int>(2 * B_ * W), near.begin(),
-                          MemberStencil{layer.values(0), points_, member_points_, space_.centre(), B_});
+        const int gathered = functions() * B_ * W;
+        Vector near(gathered);
+        thrust::transform(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(gathered),
+                          near.begin(), MemberStencil{layer.values(0), points_, member_points_, space_.centre(), B_});
         std::vector<double> host(near.size());
         context_.copy_to_host(near.begin(), near.end(), host.begin());
         result.members.clear();
         for (int b = 0; b < B_; ++b) {
-            double y[W], z[W];
+            MemberValues<d> near_zero;
             for (int k = 0; k < W; ++k) {
-                y[k] = host[b * W + k];
-                z[k] = host[(B_ + b) * W + k];
+                near_zero.y[k] = host[b * W + k];
+                for (int f = 1; f <= d; ++f) near_zero.z[f - 1][k] = host[(f * B_ + b) * W + k];
             }
-            result.members.push_back(member_solution(host_members_[b], space_.dx(), y, z));
+            result.members.push_back(member_solution(host_members_[b], space_.dx(), near_zero));
         }
     }
 

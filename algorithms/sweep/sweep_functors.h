@@ -86,17 +86,21 @@ template <int d>
 struct PointOrder {
     int M, tile;
     __host__ __device__ int tiles_per_axis() const { return (M + tile) / tile; }  // ceil((M+1) / tile)
+    // a member's visits (Members: a batch visits its members one after the other)
     __host__ __device__ int visits() const {
         return d == 1 ? M + 1 : tiles_per_axis() * tiles_per_axis() * tile * tile;
     }
+    // the sweep point of visit k: member b = k / visits()'s grid point, (M+1)^d b + its index in the member's grid
     __host__ __device__ int operator()(int k) const {
         if constexpr (d == 1) {
             return k;
         } else {
+            const int member = k / visits();
+            k -= member * visits();
             const int t = k / (tile * tile), in_tile = k % (tile * tile);
             const int i1 = t / tiles_per_axis() * tile + in_tile / tile;
             const int i2 = t % tiles_per_axis() * tile + in_tile % tile;
-            return i1 <= M && i2 <= M ? i1 * (M + 1) + i2 : -1;
+            return i1 <= M && i2 <= M ? (member * (M + 1) + i1) * (M + 1) + i2 : -1;
         }
     }
 };
@@ -456,16 +460,20 @@ struct MultistepPointUpdate {
 
 private:
     // The rule of layer n + j into sink: the kinked terminal layer's where it is read (every node, the lanes taking
-    // them in turn), else the smooth one's nodes `nodes` (1D: the lane's run, LayerNodeShare).
+    // them in turn; 2D: across the member's kink line `kink`), else the smooth one's nodes `nodes` (1D: the lane's
+    // run, LayerNodeShare).
     template <class Sink, class Lanes>
-    __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes,
-                                        const NodeRun& nodes) const {
+    __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes, const NodeRun& nodes,
+                                        const KinkLine& kink) const {
         if constexpr (reads_kinked_layer) {
             if (reads_kinked(j)) {
-                if constexpr (d == 1)
+                if constexpr (d == 1) {
                     c.kinked_rule(j * dt, sink, lanes);
-                else
-                    c.kink_line_rule(j * dt, w, sink, lanes);
+                } else {
+                    KinkLineExpectation rule = c.kink_line_rule;  // the member's kink
+                    rule.kink = kink;
+                    rule(j * dt, w, sink, lanes);
+                }
                 return;
             }
         }
@@ -494,6 +502,8 @@ private:
         const int K = c.ky > c.kz ? c.ky : c.kz;
         const int member = members.member(first), first_point = members.point(first);
         const Problem problem = members.problems[member];
+        KinkLine kink = c.kink_line_rule.kink;  // 2D: where the member's terminal data bend
+        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink = problem.terminal_kink();
         // 1D: the lanes share the smooth layers' nodes in runs (LayerNodeShare), each lane taking only the layers its
         // run reaches, so that only the lanes that read layer n + 1 wait for the work before; 2D: every lane every
         // layer (the staged rule's schedule is the whole block's).
@@ -519,11 +529,11 @@ private:
             const DriverAtTime<Problem> driver = driver_at(problem, t_n + j * dt);
             if constexpr (P == 1) {
                 LayerExpectations<Problem, Evaluator> e{evaluate, layer, grid.site(first_point), driver};
-                apply_rule(j, e.site.w, e, lanes, nodes);
+                apply_rule(j, e.site.w, e, lanes, nodes, kink);
                 sums[0].add_layer(j, e, c);
             } else {
                 auto run = NeighbourExpectations<Problem, Evaluator, P>::of(evaluate, layer, grid, first_point, driver);
-                apply_rule(j, run.at[0].site.w, run, lanes, nodes);
+                apply_rule(j, run.at[0].site.w, run, lanes, nodes, kink);
                 BSDE_DEVICE_UNROLL(P)
                 for (int p = 0; p < P; ++p) sums[p].add_layer(j, run.at[p], c);
             }
