@@ -11,6 +11,7 @@
 #include "../algorithms/core/errors.h"
 #include "../algorithms/scheme/stability.h"
 #include "../problems/registry.h"
+#include "batch_spec.h"
 #include "build_info.h"
 #include "options.h"
 #include "progress.h"
@@ -49,12 +50,37 @@ bool split_preset_name(const std::string& name, PresetName& parts) {
     return true;
 }
 
+// The surface cases: a batch of members (bsde surface's product of lists) in one sweep, K and N chosen so that every
+// member errs by less than the targets (bs-call 1e-8, exchange 1e-6; docs/results/surface).
+struct SurfaceCase {
+    const char* name;
+    const char* problem;
+    int K, N;
+    std::vector<BatchParameter> lists;
+};
+const std::vector<SurfaceCase>& surface_cases() {
+    static const std::vector<SurfaceCase> cases{
+        {"surface-bs-call", "bs-call", 3, 48,
+         {{"strike", parse_value_list("--strike", "60:140:100")}, {"sigma", parse_value_list("--sigma", "0.1:0.3:10")}}},
+        {"surface-exchange", "exchange", 3, 24,
+         {{"rho", parse_value_list("--rho", "-0.5:0.5:10")}, {"sigma1", parse_value_list("--sigma1", "0.2:0.4:10")}}},
+    };
+    return cases;
+}
+
+const SurfaceCase* surface_case_named(const std::string& name) {
+    for (const SurfaceCase& c : surface_cases())
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
 BenchCase parse_case(const std::string& item) {
     const std::string where = "--cases " + quoted(item) + ": ";
     const std::vector<std::string> parts = split(item, ':');
     const std::string head = trim(parts.front());
-    const ProblemInfo* problem = problem_named(head);
-    int K = 3, N = 256;
+    const SurfaceCase* surface = surface_case_named(head);
+    const ProblemInfo* problem = problem_named(surface ? surface->problem : head);
+    int K = surface ? surface->K : 3, N = surface ? surface->N : 256;
     const bool preset = problem == nullptr;
     if (preset) {  // PROBLEM-kK-nN
         PresetName name;
@@ -62,7 +88,8 @@ BenchCase parse_case(const std::string& item) {
             std::string known;
             for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
             throw InputError(where + quoted(head) + " is neither a problem (" + known +
-                             ") nor PROBLEM-kK-nN such as ex2-k6-n1024");
+                             "), PROBLEM-kK-nN such as ex2-k6-n1024, nor a surface case (surface-bs-call, "
+                             "surface-exchange)");
         }
         K = parse_integer(where + "K", name.K);  // digits: refused only beyond int's range
         N = parse_integer(where + "N", name.N);
@@ -131,6 +158,7 @@ BenchCase parse_case(const std::string& item) {
             throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
         }
     }
+    if (surface) c.members = batch_product(surface->lists).members;
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         s.startup = resolved_startup(s.startup, problem->feynman_kac_startup);
@@ -138,6 +166,13 @@ BenchCase parse_case(const std::string& item) {
         set_problem_terms(s, *problem);
         // before any case is solved (problem_grid_checks.h); bench does not take --allow-unstable
         validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");
+        for (std::size_t b = 0; b < c.members.size(); ++b)
+            in_context("member " + std::to_string(b + 1) + ": ", [&] {
+                SchemeSettings member = s;
+                member.problem_parameters = c.members[b];
+                set_problem_terms(member, *problem);
+                validate_for_problem(member, *problem, "bench runs stable cases only");
+            });
     } catch (const InputError& e) {
         throw InputError(where + e.what());
     }
@@ -267,7 +302,7 @@ double separable_layer_flops(int M, int L) {
 
 double fused_node_evaluations(const BenchResult& r) {
     const int main_grid_layers = r.separable_layers - r.startup_grid_separable_layers;
-    return node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps, r.startup_refine) -
+    return r.members * node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps, r.startup_refine) -
            main_grid_layers * std::pow((r.M + 1.0) * r.L, r.dimension) -
            r.startup_grid_separable_layers * std::pow((r.startup_refine * double(r.M) + 1.0) * r.L, r.dimension);
 }
@@ -284,7 +319,7 @@ BenchFigures bench_figures(const BenchResult& r) {
     f.min = r.seconds.empty() ? nan : *std::min_element(r.seconds.begin(), r.seconds.end());
     f.max = r.seconds.empty() ? nan : *std::max_element(r.seconds.begin(), r.seconds.end());
     f.steps = bench_steps(r.K, r.N, r.substeps);
-    f.points = static_cast<long long>(std::llround(std::pow(r.M + 1.0, r.dimension)));
+    f.points = static_cast<long long>(std::llround(r.members * std::pow(r.M + 1.0, r.dimension)));
     f.ms_per_step = 1000.0 * f.median / f.steps;
     if (r.instrumented_seconds > 0) {
         f.pass = r.phases.expectation / r.instrumented_seconds;
@@ -294,7 +329,7 @@ BenchFigures bench_figures(const BenchResult& r) {
     } else {
         f.pass = f.status = f.fit = f.rest = nan;
     }
-    f.node_evaluations = node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps, r.startup_refine);
+    f.node_evaluations = r.members * node_evaluations(r.dimension, r.M, r.L, r.K, r.N, r.substeps, r.startup_refine);
     f.node_evaluations_per_second = f.node_evaluations / f.median;
     const double fused = fused_node_evaluations(r);
     f.flops = fused * r.cost.flops() + separable_flops(r);
@@ -314,7 +349,7 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
     const bool csv = style == TableStyle::csv;
     Table table;
     if (csv)
-        table.header = {"case", "problem", "backend", "dimension", "K", "N", "M", "L", "interpolation", "points",
+        table.header = {"case", "problem", "backend", "dimension", "K", "N", "M", "L", "interpolation", "members", "points",
                         "steps", "startup_substeps", "repeats", "median_s", "min_s", "max_s", "seconds",
                         "ms_per_step", "instrumented_s", "pass_fraction", "status_fraction", "fit_fraction",
                         "rest_fraction", "node_evaluations", "node_evaluations_per_s", "flops_per_node",
@@ -337,7 +372,7 @@ Table bench_table(const std::vector<BenchResult>& results, TableStyle style) {
             for (double s : r.seconds) runs += (runs.empty() ? "" : ";") + format_number(s, "%.17g");
             row = {r.case_name, r.problem, to_string(r.backend), std::to_string(r.dimension), std::to_string(r.K),
                    std::to_string(r.N), std::to_string(r.M), std::to_string(r.L), interpolation_name(r),
-                   std::to_string(f.points), std::to_string(f.steps), std::to_string(r.substeps),
+                   std::to_string(r.members), std::to_string(f.points), std::to_string(f.steps), std::to_string(r.substeps),
                    std::to_string(r.seconds.size()), cell("", f.median), cell("", f.min),
                    cell("", f.max), runs, cell("", f.ms_per_step), cell("", r.instrumented_seconds),
                    cell("", f.pass), cell("", f.status), cell("", f.fit), cell("", f.rest),
@@ -491,7 +526,9 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
                 SchemeSettings s = c.settings;
                 s.time_phases = time_phases;
                 if (progress.enabled()) s.progress = progress.for_solve(label + ": " + what);
-                return in_context(c.name + " on " + to_string(b) + ": ", [&] { return ops.solve(c.problem, s); });
+                return in_context(c.name + " on " + to_string(b) + ": ", [&] {
+                    return c.members.empty() ? ops.solve(c.problem, s) : ops.solve_batch(c.problem, s, c.members);
+                });
             };
             solve("warm-up", false);
             BenchResult r;
@@ -513,9 +550,12 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
             r.interpolation = to_string(c.settings.interpolation);
             r.instrumented_seconds = instrumented.sweep_seconds;
             r.phases = instrumented.phase_seconds;
-            r.has_exact = last.has_exact;
-            r.y0_error = last.y0_error();
-            r.z0_error = last.z0_error();
+            r.members = static_cast<int>(last.members.size());
+            r.has_exact = !last.members.empty() && last.members.front().has_exact;
+            for (const MemberSolution& m : last.members) {  // the largest errors over the members
+                r.y0_error = std::max(r.y0_error, std::fabs(m.y0 - m.y0_exact));
+                r.z0_error = std::max(r.z0_error, m.z0_error());
+            }
             r.storage_bytes = last.storage_bytes;
             r.device_bytes = last.device_bytes_measured;
             r.separable_layers = last.separable_layers;

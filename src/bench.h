@@ -23,15 +23,19 @@ const std::vector<std::string>& default_bench_cases();
 struct BenchCase {
     std::string name, problem;
     SchemeSettings settings;
+    std::vector<ProblemParameters> members;  // a surface case's batch (solve_batch); empty: one solve
 };
 
 // The keys of a case PROBLEM:KEY=VALUE:...: bsde solve's options of the scheme, '_' for '-' (K, N, ..., spline_solve,
 // startup_substeps), the problem's parameters, and separable (on or off, 2D: SchemeSettings::separable_pass).
 extern const char* const bench_case_keys;
 
-// --cases: comma-separated cases, each PROBLEM-kK-nN (ex2-k6-n1024: K = Ky = Kz = 6, N = 1024) or
+// --cases: comma-separated cases, each PROBLEM-kK-nN (ex2-k6-n1024: K = Ky = Kz = 6, N = 1024),
 // PROBLEM[:KEY=VALUE]... (ex1:K=2:N=8; the keys bench_case_keys, each at most once; also after the first form, except
-// K and N: ex2-k3-n256:L=16); everything else is the problem's default. Empty text: the default cases. Throws
+// K and N: ex2-k3-n256:L=16), or a surface case[:KEY=VALUE]... (surface-bs-call: 1000 bs-call members, strike
+// 60:140:100 x sigma 0.1:0.3:10, K = 3, N = 48; surface-exchange: 100 exchange members, rho -0.5:0.5:10 x sigma1
+// 0.2:0.4:10, K = 3, N = 24; solved as one batch); everything else is the problem's default (R too: the bench
+// prices at S0, where bsde surface takes R for the members' spot ranges). Empty text: the default cases. Throws
 // InputError naming --cases and the case.
 std::vector<BenchCase> parse_bench_cases(const std::string& text);
 
@@ -88,6 +92,7 @@ struct BenchResult {
     std::string case_name, problem;
     Backend backend = Backend::omp;
     int dimension = 1, K = 0, N = 0, M = 0, L = 0, substeps = 0;
+    int members = 1;                // a surface case's batch: points and node evaluations count every member's
     std::string interpolation;      // to_string(InterpolationKind): "spline", "hermite" (1D) or "bicubic" (2D)
     std::vector<double> seconds;    // the timed sweeps
     double instrumented_seconds = 0;  // the sweep of the instrumented run
