@@ -62,7 +62,7 @@ public:
     BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings)
         : BackwardSweep(context, std::vector<Problem>{problem}, settings, 1) {}
     // A batch (Members): the members, B parameter sets of the problem with the same T, on one grid, in one sweep. For
-    // problems with an obstacle, one member. In 2D a batch runs the fused pass, unstaged (separable(), choose_stage).
+    // problems with an obstacle, one member. A 2D batch's fused pass is not staged (choose_stage).
     BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings)
         : BackwardSweep(context, members, settings, 1) {}
 
@@ -138,7 +138,7 @@ private:
             exercise_.allocate(time_, s_.R, points_);
             ring_.resize(ring_doubles());
             if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
-            if (separable()) separable_.resize(SeparableWorkspace::doubles(space_.M));
+            if (separable()) separable_.resize(B_ * SeparableWorkspace::doubles(space_.M));
             picard_scales_.resize(B_);
             picard_sums_.resize(2 * B_);
             if (s_.startup == Startup::feynman_kac) flows_.resize(std::size_t(K_ - 1) * B_);
@@ -447,17 +447,17 @@ private:
 
     // Whether the steps run the separable pass (separable_pass.h): a 2D problem with an affine driver and an
     // interpolation of the staged form (the tensor spline), unless the settings ask for the fused pass.
-    // A batch runs the fused pass: the separable pass's axis sums and kink band are one member's.
     static constexpr bool separable_possible =
         d == 2 && has_affine_driver<Problem>::value && stages_rows<Evaluator>::value;
-    bool separable() const { return separable_possible && s_.separable_pass && B_ == 1; }
+    bool separable() const { return separable_possible && s_.separable_pass; }
 
     // The separable pass of layer n: for each stored layer, from the oldest (n + K) to the newest (n + 1, whose
     // fit the work before writes), its axis-1 sums over the grid's rows and ghosted columns, then its axis-2 sums
     // at the grid points, which add the layer's part to the points' sums; the newest's solve the points. A kinked
     // terminal layer is read so as the oldest (step()); then at the points where the kink-line rule resolves the
     // kink, that rule's sums replace the smooth rule's (SeparableKinkBandSums), and where it is the only layer
-    // read, the points are solved after that (SeparableSolve).
+    // read, the points are solved after that (SeparableSolve). A batch's members each with their own terms (their
+    // drivers), workspace and kink band.
     void separable_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
                         double t_n) {
         if constexpr (separable_possible) {
@@ -466,28 +466,41 @@ private:
             const double* gamma_z = host_gamma_z_.data() + kz * (K_ + 1);
             const SeparableWorkspace work{raw(separable_), space_.M};
             const Evaluator evaluator = fitter_.evaluator();
-            const PointSolver<Problem> solve{problem(), ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_,
-                                             statuses_.point_statuses()};
+            const MemberPointSolver<Problem> solve{
+                members(), {problem(), ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_, statuses_.point_statuses()}};
             const bool kinked_alone = n + 1 == coefficients.kinked_layer;
             for (int j = K; j >= 1; --j) {
                 const bool young = coefficients.young(n + j);
                 const GaussHermiteOnGrid<typename Evaluator::Shift>& rule =
                     young ? coefficients.young_rule : coefficients.smooth_rule;
                 const Node* nodes = rule.table + (j - 1) * rule.L;
-                const SeparableLayerTerms terms =
-                    SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problem(), t_n + j * dt));
+                const MemberLayerTerms<Problem> terms{members(),       j, ky, kz, dt, t_n + j * dt, coefficients.gamma_y,
+                                                      coefficients.gamma_z};
                 context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
-                    SeparableAxis1Sums<Evaluator>::visits(space_.M),
-                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), nodes, rule.L, terms, work}});
+                    B_ * SeparableAxis1Sums<Problem, Evaluator>::visits(space_.M),
+                    EachVisit<SeparableAxis1Sums<Problem, Evaluator>>{
+                        {evaluator, ring.layer(n + j), nodes, rule.L, terms, work}});
                 context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                    points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{
-                                 {evaluator, nodes, rule.L, terms, work, j == K, j == 1 && !kinked_alone, gamma_z[0], solve}});
+                    points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms, work,
+                                                                                 j == K, j == 1 && !kinked_alone,
+                                                                                 gamma_z[0], solve}});
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
-                        const KinkBandVisits band = KinkBandVisits::of(coefficients.kink_line_rule, j * dt, grid_);
-                        const SeparableKinkBandSums<Problem, Evaluator> sums{
-                            evaluator, ring.layer(n + j), band, driver_at(problem(), t_n + j * dt), terms, work};
-                        context_.template for_each_group_of<Shapes::kink_band_lanes, Shapes::kink_band_blocks_per_sm>(band.count(), sums);
+                        for (int b = 0; b < B_; ++b) {  // each member's band across its own kink line
+                            KinkLineExpectation rule = coefficients.kink_line_rule;
+                            rule.kink = host_members_[b].terminal_kink();
+                            const KinkBandVisits band = KinkBandVisits::of(rule, j * dt, grid_);
+                            const DriverAtTime<Problem> driver = driver_at(host_members_[b], t_n + j * dt);
+                            const SeparableKinkBandSums<Problem, Evaluator> sums{
+                                evaluator,
+                                ring.layer(n + j).member(b, member_points_, member_data()),
+                                band,
+                                driver,
+                                SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver),
+                                work.member(b)};
+                            context_.template for_each_group_of<Shapes::kink_band_lanes,
+                                                                Shapes::kink_band_blocks_per_sm>(band.count(), sums);
+                        }
                     }
                 }
             }
@@ -690,7 +703,7 @@ private:
     Vector picard_scales_, picard_sums_;                    // B_ and 2 B_ (set_picard_scales)
     typename Context::template vector<AffineFlow<d>> flows_;  // the Feynman-Kac start-up's, (K - 1) B_
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
-    Vector separable_;  // the separable pass's workspace (SeparableWorkspace), where it runs
+    Vector separable_;  // the separable pass's workspaces (SeparableWorkspace), one a member, where it runs
     std::vector<double> host_gamma_y_, host_gamma_z_;  // gamma_y_, gamma_z_ on the host
     typename Context::template vector<Node> node_table_, young_node_table_;
     double node_table_dt_ = 0.0, young_node_table_dt_ = 0.0;  // the step sizes the tables were made for (0: none yet)

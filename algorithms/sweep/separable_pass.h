@@ -21,6 +21,8 @@
 // A kinked terminal layer (ex5) is read the same way, as the oldest layer of its steps, except in the band of points
 // where its kink-line rule resolves the kink: there SeparableKinkBandSums evaluates that rule's nodes as the fused
 // pass does and replaces the layer's sums.
+// A batch (Members) runs each pass over every member's grid at once: each member has its own workspace (its part of
+// one array), its own terms (its driver) and its own kink band.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -49,8 +51,8 @@ struct SeparableLayerTerms {
     double f_dw_weight;  // g1_j
 
     template <class Driver>
-    static SeparableLayerTerms of(int j, int ky, int kz, double dt, const double* gamma_y, const double* gamma_z,
-                                  const Driver& f) {
+    __host__ __device__ static SeparableLayerTerms of(int j, int ky, int kz, double dt, const double* gamma_y,
+                                                      const double* gamma_z, const Driver& f) {
         const LayerWeights weights = LayerWeights::of(j, ky, kz, gamma_y, gamma_z);
         const double s = ky * dt, gy = weights.gy, g1 = weights.g1;
         const double y_weight = weights.expected_y ? 1.0 : 0.0;
@@ -63,6 +65,19 @@ struct SeparableLayerTerms {
                 y_weight,
                 s * gy,
                 g1};
+    }
+};
+
+// Each member's terms of stored layer n + j: SeparableLayerTerms::of with the member's driver at t_{n+j}, made where
+// used (the rows of the weights in the backend's memory).
+template <class Problem>
+struct MemberLayerTerms {
+    Members<Problem> members;
+    int j, ky, kz;
+    double dt, t;                            // t = t_{n+j}
+    const double *gamma_y, *gamma_z;         // the rows gamma^{ky}_{ky,.} and gamma^1_{kz,.}
+    __host__ __device__ SeparableLayerTerms operator()(int b) const {
+        return SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(members.problems[b], t));
     }
 };
 
@@ -90,10 +105,10 @@ struct SeparableWorkspace {
         sum(z1_sum)[i] = z[0];
         sum(z2_sum)[i] = z[1];
     }
-    static std::size_t doubles(int M) {
-        const SeparableWorkspace shape{nullptr, M};
-        return staged_arrays * shape.staged_size() + sums * shape.points();
-    }
+    __host__ __device__ std::size_t member_doubles() const { return staged_arrays * staged_size() + sums * points(); }
+    // member b's workspace: the b-th of the members' ones one after the other
+    __host__ __device__ SeparableWorkspace member(int b) const { return {base + b * member_doubles(), M}; }
+    static std::size_t doubles(int M) { return SeparableWorkspace{nullptr, M}.member_doubles(); }
 };
 
 // The stage of a layer at R consecutive rows i1 of one ghosted column c: with the layer's functions y, z_1, z_2 (F),
@@ -105,25 +120,30 @@ struct SeparableWorkspace {
 // the (run, column) places of tiles of 8 runs of R rows by 32 columns (TiledVisits): on a GPU a warp loads 32
 // neighbouring coefficients of a row, and the warps of a block share the rows their runs reach (the axis-1 stencils of
 // neighbouring rows overlap), which a visit of row after row would fetch anew for each.
-template <class Evaluator>
+template <class Problem, class Evaluator>
 struct SeparableAxis1Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
     static constexpr int R = 4;
     using Visits = TiledVisits<8, 32>;
     Evaluator evaluate;
-    LayerView layer;
+    LayerView all;      // every member's layer (Members)
     const Node* nodes;  // the rule's L nodes of the layer's variance (a row of the node table)
     int L;
-    SeparableLayerTerms terms;
-    SeparableWorkspace work;
+    MemberLayerTerms<Problem> member_terms;
+    SeparableWorkspace members_work;  // member 0's; SeparableWorkspace::member
 
-    // runs of R rows (the last may be shorter) by M + 3 ghosted columns
+    // runs of R rows (the last may be shorter) by M + 3 ghosted columns, per member
     __host__ __device__ static Visits places(int M) { return {(M + R) / R, M + 3}; }
-    static int visits(int M) { return places(M).count(); }
+    __host__ __device__ static int visits(int M) { return places(M).count(); }
 
+    // visit k: member k / visits(M)'s place k % visits(M)
     __host__ __device__ void operator()(int k) const {
         const int M = evaluate.M, columns = M + 3;
-        const auto [run, column, inside] = places(M)(k);
+        const int b = k / visits(M);
+        const LayerView layer = member_terms.members.layer(all, b);
+        const SeparableLayerTerms terms = member_terms(b);
+        const SeparableWorkspace work = members_work.member(b);
+        const auto [run, column, inside] = places(M)(k - b * visits(M));
         if (!inside) return;  // a tile past the grid's edge
         const int first_row = run * R;
         const int rows = M + 1 - first_row < R ? M + 1 - first_row : R;
@@ -169,18 +189,37 @@ struct SeparableAxis1Sums {
 //   E[H] = E_m[h],   z_scale E[z_1] + E[V dW_1] = E_m[u1],   z_scale E[z_2] + E[V dW_2] = E_m[u2] + E_m[v dW_2];
 // adds E[H] + h_constant to the explicit y and the others to g1_0 z_k (the first layer read sets them); at the last
 // layer read, z_k = sum / g1_0 and y by Picard (PointSolver).
+// The members' solvers at their points (a batch: Members): sweep point g, member b = g / points's grid point
+// i = g % points, with its problem and Picard scale.
+template <class Problem>
+struct MemberPointSolver {
+    Members<Problem> members;
+    PointSolver<Problem> solve;  // its problem and Picard scale replaced by the member's
+    __host__ __device__ void operator()(int g, double explicit_y, const Vec2& z) const {
+        const int b = members.member(g);
+        PointSolver<Problem> member = solve;
+        member.problem = members.problems[b];
+        member.picard = solve.picard.with_scale(members.picard_scales[b]);
+        member(g, members.point(g), explicit_y, z);
+    }
+};
+
 template <class Problem, class Evaluator>
 struct SeparableAxis2Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
     Evaluator evaluate;
     const Node* nodes;
     int L;
-    SeparableLayerTerms terms;
-    SeparableWorkspace work;
+    MemberLayerTerms<Problem> member_terms;
+    SeparableWorkspace members_work;  // member 0's
     bool first_layer, last_layer;
     double gamma_z0;                  // g1_0
-    PointSolver<Problem> solve;       // at the last layer
-    __host__ __device__ void operator()(int i) const {
+    MemberPointSolver<Problem> solve;  // at the last layer
+    // sweep point g: member b's grid point i
+    __host__ __device__ void operator()(int g) const {
+        const int b = solve.members.member(g), i = solve.members.point(g);
+        const SeparableLayerTerms terms = member_terms(b);
+        const SeparableWorkspace work = members_work.member(b);
         const int columns = evaluate.M + 3, points_per_row = evaluate.M + 1;
         const int row = i / points_per_row, column = i % points_per_row;
         const std::size_t offset = static_cast<std::size_t>(row) * columns;
@@ -206,7 +245,7 @@ struct SeparableAxis2Sums {
             z[1] += before.z[1];
         }
         if (last_layer)
-            solve(i, i, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
+            solve(g, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
         else
             work.store_sums(i, y, z);
     }
@@ -216,12 +255,12 @@ struct SeparableAxis2Sums {
 // replaces sums after the axis-2 pass): z_k = sum / g1_0 and y by Picard, as SeparableAxis2Sums at its last layer.
 template <class Problem>
 struct SeparableSolve {
-    SeparableWorkspace work;
+    SeparableWorkspace members_work;  // member 0's
     double gamma_z0;  // g1_0
-    PointSolver<Problem> solve;
-    __host__ __device__ void operator()(int i) const {
-        const auto sums = work.sums_at(i);
-        solve(i, i, sums.y, Vec2{{sums.z[0] / gamma_z0, sums.z[1] / gamma_z0}});
+    MemberPointSolver<Problem> solve;
+    __host__ __device__ void operator()(int g) const {
+        const auto sums = members_work.member(solve.members.member(g)).sums_at(solve.members.point(g));
+        solve(g, sums.y, Vec2{{sums.z[0] / gamma_z0, sums.z[1] / gamma_z0}});
     }
 };
 

@@ -58,7 +58,7 @@ struct SweepMemory {
         const double points = members * (d == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0));
         const double S = startup_substeps(s, N);
         const double ring_values = (K + 1.0) * functions * points * (1.0 + data_per_point);
-        const double separable_values = separable ? double(SeparableWorkspace::doubles(M)) : 0.0;
+        const double separable_values = separable ? members * double(SeparableWorkspace::doubles(M)) : 0.0;
         const double statuses = sizeof(StepStatus) * (points * status_depth + startup_fine_steps(K, S) + (N - K + 1.0));
         // The start-up's fine ring beside the run's; on a grid of r M intervals (r > 1) that and a ring of its own,
         // with their fitter, statuses and separable workspace, (r M + 1)^d / (M + 1)^d times as many values a layer.
