@@ -3,7 +3,7 @@
 # $OUT (or ./out).
 #   tests     the cuda-dependent test cases (cuda equals serial, cuda solves)
 #   alltests  the full test runner (every suite on serial, omp and cuda)
-#   bench     bsde bench on cuda: the four default cases
+#   bench     bsde bench on cuda: the four default cases and the two surface cases
 #   speedup   ex2, K = 6, N = 256, 512, 640 and 768 on serial, omp and cuda side by side in one study (serial within a
 #             minute)
 #   speedup3  the same study at N = 256, 512 and 768 with --repeats 3 (each time the median of three solves taken in
@@ -31,7 +31,8 @@ for stage in "$@"; do
       "${TESTS:-build/bin/bsde_tests}" > "$out/alltests.log" 2>&1
       echo "== alltests (exit $?)"; tail -n 3 "$out/alltests.log" ;;
     bench)
-      "$bsde" bench --backends cuda --repeats 5 --out "$out/bench" > "$out/bench.txt" 2>&1
+      "$bsde" bench --cases ex2-k6-n1024,ex5-k6-n64,ex2-k3-n256,ex4-k3-n32,surface-bs-call,surface-exchange \
+        --backends cuda --repeats 5 --out "$out/bench" > "$out/bench.txt" 2>&1
       echo "== bench (exit $?)"; cat "$out/bench.txt" ;;
     speedup)
       "$bsde" study --problem ex2 --K 6 --N 256,512,640,768 --backends serial,omp,cuda --out "$out/speedup" > "$out/speedup.txt" 2>&1

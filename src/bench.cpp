@@ -88,8 +88,7 @@ BenchCase parse_case(const std::string& item) {
             std::string known;
             for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
             throw InputError(where + quoted(head) + " is neither a problem (" + known +
-                             "), PROBLEM-kK-nN such as ex2-k6-n1024, nor a surface case (surface-bs-call, "
-                             "surface-exchange)");
+                             "), PROBLEM-kK-nN, surface-bs-call nor surface-exchange");
         }
         K = parse_integer(where + "K", name.K);  // digits: refused only beyond int's range
         N = parse_integer(where + "N", name.N);
