@@ -71,19 +71,21 @@ std::vector<Column> columns(const Batch& batch, const std::vector<std::string>& 
     if (first.has_greeks) {
         components("spot", &MemberSolution::spot, nullptr);
         components("delta", &MemberSolution::delta, exact ? &MemberSolution::delta_exact : nullptr);
-    }
-    if (first.has_gamma_theta) {
-        const std::pair<const char*, std::pair<double MemberSolution::*, double MemberSolution::*>> values[]{
-            {"gamma", {&MemberSolution::gamma, &MemberSolution::gamma_exact}},
-            {"theta", {&MemberSolution::theta, &MemberSolution::theta_exact}}};
-        for (const auto& [name, pair] : values) {
-            const auto [value, exact_value] = pair;
-            c.push_back({name, [value = value, number](int, const MemberRow& r) { return number(r.solution->*value); }});
-            if (exact)
-                c.push_back({std::string(name) + "_error", [value = value, exact_value = exact_value](int, const MemberRow& r) {
-                                 return error(std::fabs(r.solution->*value - r.solution->*exact_value));
-                             }});
-        }
+        for (int j = 0; j < dimension; ++j)  // gamma_jk, j <= k (it is symmetric)
+            for (int k = j; k < dimension; ++k) {
+                const int at = j * dimension + k;
+                const std::string header = dimension == 1 ? "gamma" : "gamma_" + std::to_string(j + 1) + std::to_string(k + 1);
+                c.push_back({header, [at, number](int, const MemberRow& r) { return number(r.solution->gamma[at]); }});
+                if (exact)
+                    c.push_back({header + "_error", [at](int, const MemberRow& r) {
+                                     return error(std::fabs(r.solution->gamma[at] - r.solution->gamma_exact[at]));
+                                 }});
+            }
+        c.push_back({"theta", [number](int, const MemberRow& r) { return number(r.solution->theta); }});
+        if (exact)
+            c.push_back({"theta_error", [](int, const MemberRow& r) {
+                             return error(std::fabs(r.solution->theta - r.solution->theta_exact));
+                         }});
     }
     return c;
 }
@@ -259,9 +261,12 @@ int surface_command(const Invocation& invocation, const std::string& command, st
         }) << "\n          z_0 error " << largest(batch, rows, [](const MemberRow& r) {
             return r.solution->z0_error();
         }) << "\n";
-        if (first.has_gamma_theta)
+        if (first.has_greeks)
             report << "          gamma error " << largest(batch, rows, [](const MemberRow& r) {
-                return std::fabs(r.solution->gamma - r.solution->gamma_exact);
+                double e = 0;
+                for (std::size_t k = 0; k < r.solution->gamma.size(); ++k)
+                    e = std::max(e, std::fabs(r.solution->gamma[k] - r.solution->gamma_exact[k]));
+                return e;
             }) << "\n";
     }
     if (invocation.sequential) {  // the same members one after another, each its own solve, in this process

@@ -206,11 +206,10 @@ struct MemberSolution {
     bool has_exact = false;
     double y0_exact = 0;
     std::vector<double> z0_exact;
-    bool has_greeks = false;                       // an option: its spot and delta
+    bool has_greeks = false;                       // an option: its spot, delta, gamma and theta
     std::vector<double> spot, delta, delta_exact;  // per asset: S_k(0, 0), dV/dS_k
-    bool has_gamma_theta = false;                  // 1D options
-    double gamma = 0, theta = 0;                   // d2V/dS2, dV/dt at fixed S
-    double gamma_exact = 0, theta_exact = 0;
+    std::vector<double> gamma, gamma_exact;        // d2V / dS_j dS_k, j d + k
+    double theta = 0, theta_exact = 0;             // dV/dt at fixed S
     double z0_error() const;                       // the largest over the components
 };
 

@@ -138,7 +138,10 @@ private:
             exercise_.allocate(time_, s_.R, points_);
             ring_.resize(ring_doubles());
             if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
-            if (separable()) separable_.resize(B_ * SeparableWorkspace::doubles(space_.M));
+            if (separable()) {
+                separable_.resize(B_ * SeparableWorkspace::doubles(space_.M));
+                separable_terms_.resize(std::size_t(K_) * B_);
+            }
             picard_scales_.resize(B_);
             picard_sums_.resize(2 * B_);
             if (s_.startup == Startup::feynman_kac) flows_.resize(std::size_t(K_ - 1) * B_);
@@ -469,17 +472,20 @@ private:
             const MemberPointSolver<Problem> solve{
                 members(), {problem(), ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_, statuses_.point_statuses()}};
             const bool kinked_alone = n + 1 == coefficients.kinked_layer;
+            thrust::transform(context_.policy(), thrust::counting_iterator<int>(0),
+                              thrust::counting_iterator<int>(K * B_), separable_terms_.begin(),
+                              MemberLayerTerms<Problem>{members(), B_, ky, kz, dt, t_n, coefficients.gamma_y,
+                                                        coefficients.gamma_z});
             for (int j = K; j >= 1; --j) {
                 const bool young = coefficients.young(n + j);
                 const GaussHermiteOnGrid<typename Evaluator::Shift>& rule =
                     young ? coefficients.young_rule : coefficients.smooth_rule;
                 const Node* nodes = rule.table + (j - 1) * rule.L;
-                const MemberLayerTerms<Problem> terms{members(),       j, ky, kz, dt, t_n + j * dt, coefficients.gamma_y,
-                                                      coefficients.gamma_z};
+                const SeparableLayerTerms* terms = raw(separable_terms_) + (j - 1) * B_;
                 context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
-                    B_ * SeparableAxis1Sums<Problem, Evaluator>::visits(space_.M),
-                    EachVisit<SeparableAxis1Sums<Problem, Evaluator>>{
-                        {evaluator, ring.layer(n + j), nodes, rule.L, terms, work}});
+                    B_ * SeparableAxis1Sums<Evaluator>::visits(space_.M),
+                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), member_points_,
+                                                              member_data(), nodes, rule.L, terms, work}});
                 context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
                     points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms, work,
                                                                                  j == K, j == 1 && !kinked_alone,
@@ -647,19 +653,22 @@ private:
     // Each member's MemberSolution from its y and z near w = 0 (MemberStencil), gathered in one pass and one copy.
     void collect_members(const LayerView& layer, SolveResult& result) {
         constexpr int W = MemberStencil::width;
-        const int gathered = functions() * B_ * W;
+        const int gathered = functions() * B_ * d * W;
         Vector near(gathered);
         thrust::transform(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(gathered),
-                          near.begin(), MemberStencil{layer.values(0), points_, member_points_, space_.centre(), B_});
+                          near.begin(),
+                          MemberStencil{layer.values(0), points_, member_points_, space_.centre(), B_, d, space_.M});
         std::vector<double> host(near.size());
         context_.copy_to_host(near.begin(), near.end(), host.begin());
+        const auto at = [&](int f, int b, int a, int k) { return host[((f * B_ + b) * d + a) * W + k]; };
         result.members.clear();
         for (int b = 0; b < B_; ++b) {
             MemberValues<d> near_zero;
-            for (int k = 0; k < W; ++k) {
-                near_zero.y[k] = host[b * W + k];
-                for (int f = 1; f <= d; ++f) near_zero.z[f - 1][k] = host[(f * B_ + b) * W + k];
-            }
+            for (int a = 0; a < d; ++a)
+                for (int k = 0; k < W; ++k) {
+                    near_zero.y[a][k] = at(0, b, a, k);
+                    for (int j = 0; j < d; ++j) near_zero.z[j][a][k] = at(1 + j, b, a, k);
+                }
             result.members.push_back(member_solution(host_members_[b], space_.dx(), near_zero));
         }
     }
@@ -704,6 +713,7 @@ private:
     typename Context::template vector<AffineFlow<d>> flows_;  // the Feynman-Kac start-up's, (K - 1) B_
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
     Vector separable_;  // the separable pass's workspaces (SeparableWorkspace), one a member, where it runs
+    typename Context::template vector<SeparableLayerTerms> separable_terms_;  // a step's, K B (MemberLayerTerms)
     std::vector<double> host_gamma_y_, host_gamma_z_;  // gamma_y_, gamma_z_ on the host
     typename Context::template vector<Node> node_table_, young_node_table_;
     double node_table_dt_ = 0.0, young_node_table_dt_ = 0.0;  // the step sizes the tables were made for (0: none yet)

@@ -1,26 +1,30 @@
-// A member's answer at t = 0, w = 0 (MemberSolution): y and z at its grid points centre - 2 .. centre + 2 (in 2D along
-// the second axis), gathered for every member of a batch in one pass (MemberStencil), and from them, for an option (a
-// state map S(t, w) with dV/dS = value_gradient(t, w, z)), the price's Greeks at the spot S(0, 0):
-//   delta = dV/dS = value_gradient(0, 0, z_0)                           (per asset in 2D),
-//   gamma = d delta / dS = (d delta / dw) / (dS / dw),                   (1D)
-//   theta = dV/dt at fixed S = y_t + y_w dw/dt|_S = y_t - z S_t / S_w,   y_t = -1/2 y_ww - f(0, 0, y, z)  (the PDE; 1D),
-// with y_ww = dz/dw and d delta / dw by fourth-order central differences over the grid points, and S's derivatives by
+// A member's answer at t = 0, w = 0 (MemberSolution): y and z at its grid points centre + k e_m, k = -2..2, along each
+// axis m, gathered for every member of a batch in one pass (MemberStencil), and from them, for an option (a state map
+// S(t, w) with dV/dS = value_gradient(t, w, z); z = dy/dw), the price's Greeks at the spot S(0, 0):
+//   delta_j   = dV/dS_j = value_gradient(0, 0, z_0)_j,
+//   gamma_jk  = d delta_j / dS_k = sum_m (d delta_j / dw_m) (J^-1)_mk,   J_km = dS_k / dw_m,
+//   theta     = dV/dt at fixed S = y_t + dy/dw . dw/dt|_S = y_t - z . J^-1 S_t,
+//   y_t       = -1/2 sum_m d z_m / dw_m - f(0, 0, y, z)   (the PDE),
+// with the w-derivatives of delta and z by fourth-order central differences over the grid points, and J and S_t by
 // the same differences of the state map itself at a step of 1e-3.
 #pragma once
+#include <vector>
+
 #include "sweep_functors.h"
 
 namespace bsde {
 
-// Entry k of the gathered values: function f = k / (B W) (0: y, 1 + j: z_j) of member b = k % (B W) / W at grid point
-// centre + k % W - W / 2.
+// Entry k of the gathered values, k = ((f B + b) A + a) W + o: function f (0: y, 1 + j: z_j) of member b at grid point
+// centre + (o - W / 2) stride_a, stride_a the step of axis a (A = d axes).
 struct MemberStencil {
     static constexpr int width = 5;  // W
     const double* values;            // a layer's: function f at sweep point g at values[f points + g]
-    int points, member_points, centre, members;
+    int points, member_points, centre, members, dimension, M;
     __host__ __device__ double operator()(int k) const {
-        const int f = k / (members * width), rest = k % (members * width);
-        const int b = rest / width, offset = rest % width - width / 2;
-        return values[f * points + b * member_points + centre + offset];
+        const int offset = k % width - width / 2, a = k / width % dimension;
+        const int b = k / (width * dimension) % members, f = k / (width * dimension * members);
+        const int stride = dimension == 2 && a == 0 ? M + 1 : 1;
+        return values[f * points + b * member_points + centre + offset * stride];
     }
 };
 
@@ -37,15 +41,55 @@ double central_derivative_of(const Function& of, double h) {
     return central_derivative(f, h);
 }
 
-// y and z's d components at a member's grid points centre + k - W / 2, k < W.
+// y and z's d components at a member's grid points centre + (k - W / 2) e_m, k < W, along each axis m.
 template <int d>
 struct MemberValues {
-    double y[MemberStencil::width];
-    double z[d][MemberStencil::width];
+    double y[d][MemberStencil::width];
+    double z[d][d][MemberStencil::width];  // z[j][m]: component j along axis m
 };
 
-// The member's solution at w = 0 from its values near it, and its Greeks (above) where it has a state map; the exact
-// ones from exact_y and exact_z, y_ww and d delta / dw by the differences at a step of 1e-3.
+// x e_m: the point at x on axis m.
+template <int d>
+Point<d> on_axis(int m, double x) {
+    Point<d> p{};
+    component(p, m) = x;
+    return p;
+}
+
+// The Greeks of an option from its delta's w-derivatives D_jm = d delta_j / dw_m, z's divergence sum_m dz_m/dw_m, y and
+// z at 0 (header): gamma (d x d, row-major) and theta.
+template <class Problem>
+void option_greeks(const Problem& problem, const double (&D)[Problem::dimension][Problem::dimension], double divergence,
+                   double y, const Point<Problem::dimension>& z, std::vector<double>& gamma, double& theta) {
+    constexpr int d = Problem::dimension;
+    constexpr double h = 1e-3;
+    const Point<d> origin{};
+    double J[d][d], S_t[d];  // J_km = dS_k / dw_m
+    for (int k = 0; k < d; ++k) {
+        S_t[k] = central_derivative_of([&](double t) { return component(problem.state(t, origin), k); }, h);
+        for (int m = 0; m < d; ++m)
+            J[k][m] = central_derivative_of([&](double x) { return component(problem.state(0.0, on_axis<d>(m, x)), k); },
+                                            h);
+    }
+    double inverse[d][d];  // J^-1
+    if constexpr (d == 1) {
+        inverse[0][0] = 1.0 / J[0][0];
+    } else {
+        const double det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+        inverse[0][0] = J[1][1] / det, inverse[0][1] = -J[0][1] / det;
+        inverse[1][0] = -J[1][0] / det, inverse[1][1] = J[0][0] / det;
+    }
+    gamma.assign(d * d, 0.0);
+    for (int j = 0; j < d; ++j)
+        for (int k = 0; k < d; ++k)
+            for (int m = 0; m < d; ++m) gamma[j * d + k] += D[j][m] * inverse[m][k];
+    theta = -0.5 * divergence - problem.driver(0.0, origin, y, z);
+    for (int m = 0; m < d; ++m)
+        for (int k = 0; k < d; ++k) theta -= component(z, m) * inverse[m][k] * S_t[k];
+}
+
+// The member's solution at w = 0 from its values near it, and its Greeks (header) where it has a state map; the exact
+// ones from exact_y and exact_z, their w-derivatives by the differences at a step of 1e-3.
 template <class Problem>
 MemberSolution member_solution(const Problem& problem, double dx, const MemberValues<Problem::dimension>& near) {
     constexpr int d = Problem::dimension, centre = MemberStencil::width / 2;
@@ -55,9 +99,9 @@ MemberSolution member_solution(const Problem& problem, double dx, const MemberVa
         return v;
     };
     MemberSolution m;
-    m.y0 = near.y[centre];
+    m.y0 = near.y[0][centre];
     Point<d> z0{};
-    for (int k = 0; k < d; ++k) component(z0, k) = near.z[k][centre];
+    for (int j = 0; j < d; ++j) component(z0, j) = near.z[j][0][centre];
     m.z0 = vector_of(z0);
     const Point<d> origin{};
     if constexpr (Problem::has_exact_solution) {
@@ -69,28 +113,36 @@ MemberSolution member_solution(const Problem& problem, double dx, const MemberVa
         m.has_greeks = true;
         m.spot = vector_of(problem.state(0.0, origin));
         m.delta = vector_of(problem.value_gradient(0.0, origin, z0));
-        if constexpr (Problem::has_exact_solution)
-            m.delta_exact = vector_of(problem.value_gradient(0.0, origin, problem.exact_z(0.0, origin)));
-        if constexpr (d == 1) {
-            constexpr double h = 1e-3;
-            const double S_w = central_derivative_of([&](double w) { return problem.state(0.0, w); }, h);
-            const double S_t = central_derivative_of([&](double t) { return problem.state(t, 0.0); }, h);
-            const auto gamma_theta = [&](double y0, double z, double delta_w, double y_ww, double& gamma, double& theta) {
-                gamma = delta_w / S_w;
-                theta = -0.5 * y_ww - problem.driver(0.0, 0.0, y0, z) - z * S_t / S_w;
-            };
-            double delta_near[MemberStencil::width];
-            for (int k = 0; k < MemberStencil::width; ++k)
-                delta_near[k] = problem.value_gradient(0.0, (k - centre) * dx, near.z[0][k]);
-            m.has_gamma_theta = true;
-            gamma_theta(m.y0, z0, central_derivative(delta_near, dx), central_derivative(near.z[0], dx), m.gamma,
-                        m.theta);
-            if constexpr (Problem::has_exact_solution) {
-                const auto exact_delta = [&](double w) { return problem.value_gradient(0.0, w, problem.exact_z(0.0, w)); };
-                const auto exact_z = [&](double w) { return problem.exact_z(0.0, w); };
-                gamma_theta(m.y0_exact, m.z0_exact[0], central_derivative_of(exact_delta, h),
-                            central_derivative_of(exact_z, h), m.gamma_exact, m.theta_exact);
+        double D[d][d], divergence = 0;
+        for (int a = 0; a < d; ++a) {
+            double delta_near[d][MemberStencil::width];
+            for (int k = 0; k < MemberStencil::width; ++k) {
+                Point<d> z{};
+                for (int j = 0; j < d; ++j) component(z, j) = near.z[j][a][k];
+                const Point<d> delta = problem.value_gradient(0.0, on_axis<d>(a, (k - centre) * dx), z);
+                for (int j = 0; j < d; ++j) delta_near[j][k] = component(delta, j);
             }
+            for (int j = 0; j < d; ++j) D[j][a] = central_derivative(delta_near[j], dx);
+            divergence += central_derivative(near.z[a][a], dx);
+        }
+        option_greeks(problem, D, divergence, m.y0, z0, m.gamma, m.theta);
+        if constexpr (Problem::has_exact_solution) {
+            constexpr double h = 1e-3;
+            m.delta_exact = vector_of(problem.value_gradient(0.0, origin, problem.exact_z(0.0, origin)));
+            double exact_D[d][d], exact_divergence = 0;
+            for (int a = 0; a < d; ++a) {
+                for (int j = 0; j < d; ++j)
+                    exact_D[j][a] = central_derivative_of(
+                        [&](double x) {
+                            const Point<d> w = on_axis<d>(a, x);
+                            return component(problem.value_gradient(0.0, w, problem.exact_z(0.0, w)), j);
+                        },
+                        h);
+                exact_divergence +=
+                    central_derivative_of([&](double x) { return component(problem.exact_z(0.0, on_axis<d>(a, x)), a); }, h);
+            }
+            option_greeks(problem, exact_D, exact_divergence, m.y0_exact, problem.exact_z(0.0, origin),
+                          m.gamma_exact, m.theta_exact);
         }
     }
     return m;

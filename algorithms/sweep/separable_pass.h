@@ -68,16 +68,17 @@ struct SeparableLayerTerms {
     }
 };
 
-// Each member's terms of stored layer n + j: SeparableLayerTerms::of with the member's driver at t_{n+j}, made where
-// used (the rows of the weights in the backend's memory).
+// Entry (j - 1) B + b of a step's terms: member b's of stored layer n + j, SeparableLayerTerms::of with its driver at
+// t_{n+j} (the rows of the weights in the backend's memory), made once a step for the passes to read.
 template <class Problem>
 struct MemberLayerTerms {
-    Members<Problem> members;
-    int j, ky, kz;
-    double dt, t;                            // t = t_{n+j}
-    const double *gamma_y, *gamma_z;         // the rows gamma^{ky}_{ky,.} and gamma^1_{kz,.}
-    __host__ __device__ SeparableLayerTerms operator()(int b) const {
-        return SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(members.problems[b], t));
+    Members<Problem> problems;
+    int members, ky, kz;
+    double dt, t_n;
+    const double *gamma_y, *gamma_z;  // the rows gamma^{ky}_{ky,.} and gamma^1_{kz,.}
+    __host__ __device__ SeparableLayerTerms operator()(int k) const {
+        const int j = 1 + k / members, b = k % members;
+        return SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problems.problems[b], t_n + j * dt));
     }
 };
 
@@ -120,17 +121,18 @@ struct SeparableWorkspace {
 // the (run, column) places of tiles of 8 runs of R rows by 32 columns (TiledVisits): on a GPU a warp loads 32
 // neighbouring coefficients of a row, and the warps of a block share the rows their runs reach (the axis-1 stencils of
 // neighbouring rows overlap), which a visit of row after row would fetch anew for each.
-template <class Problem, class Evaluator>
+template <class Evaluator>
 struct SeparableAxis1Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
     static constexpr int R = 4;
     using Visits = TiledVisits<8, 32>;
     Evaluator evaluate;
     LayerView all;      // every member's layer (Members)
+    int member_points, member_data;
     const Node* nodes;  // the rule's L nodes of the layer's variance (a row of the node table)
     int L;
-    MemberLayerTerms<Problem> member_terms;
-    SeparableWorkspace members_work;  // member 0's; SeparableWorkspace::member
+    const SeparableLayerTerms* member_terms;  // the layer's, member b's at b (MemberLayerTerms)
+    SeparableWorkspace members_work;          // member 0's; SeparableWorkspace::member
 
     // runs of R rows (the last may be shorter) by M + 3 ghosted columns, per member
     __host__ __device__ static Visits places(int M) { return {(M + R) / R, M + 3}; }
@@ -140,8 +142,8 @@ struct SeparableAxis1Sums {
     __host__ __device__ void operator()(int k) const {
         const int M = evaluate.M, columns = M + 3;
         const int b = k / visits(M);
-        const LayerView layer = member_terms.members.layer(all, b);
-        const SeparableLayerTerms terms = member_terms(b);
+        const LayerView layer = all.member(b, member_points, member_data);
+        const SeparableLayerTerms terms = member_terms[b];
         const SeparableWorkspace work = members_work.member(b);
         const auto [run, column, inside] = places(M)(k - b * visits(M));
         if (!inside) return;  // a tile past the grid's edge
@@ -210,15 +212,15 @@ struct SeparableAxis2Sums {
     Evaluator evaluate;
     const Node* nodes;
     int L;
-    MemberLayerTerms<Problem> member_terms;
-    SeparableWorkspace members_work;  // member 0's
+    const SeparableLayerTerms* member_terms;  // the layer's, member b's at b (MemberLayerTerms)
+    SeparableWorkspace members_work;          // member 0's
     bool first_layer, last_layer;
     double gamma_z0;                  // g1_0
     MemberPointSolver<Problem> solve;  // at the last layer
     // sweep point g: member b's grid point i
     __host__ __device__ void operator()(int g) const {
         const int b = solve.members.member(g), i = solve.members.point(g);
-        const SeparableLayerTerms terms = member_terms(b);
+        const SeparableLayerTerms terms = member_terms[b];
         const SeparableWorkspace work = members_work.member(b);
         const int columns = evaluate.M + 3, points_per_row = evaluate.M + 1;
         const int row = i / points_per_row, column = i % points_per_row;
