@@ -72,13 +72,13 @@ struct SeparableLayerTerms {
 // t_{n+j} (the rows of the weights in the backend's memory), made once a step for the passes to read.
 template <class Problem>
 struct MemberLayerTerms {
-    Members<Problem> problems;
-    int members, ky, kz;
+    Members<Problem> batch;
+    int B, ky, kz;
     double dt, t_n;
     const double *gamma_y, *gamma_z;  // the rows gamma^{ky}_{ky,.} and gamma^1_{kz,.}
     __host__ __device__ SeparableLayerTerms operator()(int k) const {
-        const int j = 1 + k / members, b = k % members;
-        return SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(problems.problems[b], t_n + j * dt));
+        const int j = 1 + k / B, b = k % B;
+        return SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver_at(batch.problems[b], t_n + j * dt));
     }
 };
 
@@ -186,11 +186,6 @@ struct SeparableAxis1Sums {
     }
 };
 
-// Grid point i = i1 (M+1) + i2 of a layer: from its row i1 of the stage, with E_m[u] = sum_m omega_m sum_b B_b(t2)
-// u(i1, c2 + b) and E_m[u dW_2] the same with omega_m dW_m,
-//   E[H] = E_m[h],   z_scale E[z_1] + E[V dW_1] = E_m[u1],   z_scale E[z_2] + E[V dW_2] = E_m[u2] + E_m[v dW_2];
-// adds E[H] + h_constant to the explicit y and the others to g1_0 z_k (the first layer read sets them); at the last
-// layer read, z_k = sum / g1_0 and y by Picard (PointSolver).
 // The members' solvers at their points (a batch: Members): sweep point g, member b = g / points's grid point
 // i = g % points, with its problem and Picard scale.
 template <class Problem>
@@ -206,6 +201,11 @@ struct MemberPointSolver {
     }
 };
 
+// Grid point i = i1 (M+1) + i2 of a layer: from its row i1 of the stage, with E_m[u] = sum_m omega_m sum_b B_b(t2)
+// u(i1, c2 + b) and E_m[u dW_2] the same with omega_m dW_m,
+//   E[H] = E_m[h],   z_scale E[z_1] + E[V dW_1] = E_m[u1],   z_scale E[z_2] + E[V dW_2] = E_m[u2] + E_m[v dW_2];
+// adds E[H] + h_constant to the explicit y and the others to g1_0 z_k (the first layer read sets them); at the last
+// layer read, z_k = sum / g1_0 and y by Picard (PointSolver).
 template <class Problem, class Evaluator>
 struct SeparableAxis2Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
