@@ -132,6 +132,7 @@ struct SeparableAxis1Sums {
     const Node* nodes;  // the rule's L nodes of the layer's variance (a row of the node table)
     int L;
     const SeparableLayerTerms* member_terms;  // the layer's, member b's at b (MemberLayerTerms)
+    SeparableLayerTerms first_terms;          // member 0's, at hand (as MemberPointSolver::first)
     SeparableWorkspace members_work;          // member 0's; SeparableWorkspace::member
 
     // runs of R rows (the last may be shorter) by M + 3 ghosted columns, per member
@@ -143,7 +144,7 @@ struct SeparableAxis1Sums {
         const int M = evaluate.M, columns = M + 3;
         const int b = k / visits(M);
         const LayerView layer = all.member(b, member_points, member_data);
-        const SeparableLayerTerms terms = member_terms[b];
+        const SeparableLayerTerms terms = b == 0 ? first_terms : member_terms[b];
         const SeparableWorkspace work = members_work.member(b);
         const auto [run, column, inside] = places(M)(k - b * visits(M));
         if (!inside) return;  // a tile past the grid's edge
@@ -191,12 +192,13 @@ struct SeparableAxis1Sums {
 template <class Problem>
 struct MemberPointSolver {
     Members<Problem> members;
-    PointSolver<Problem> solve;  // its problem and Picard scale replaced by the member's
+    PointSolver<Problem> first;  // member 0's, at hand in the kernel's parameters: a solve of one reads nothing more
     __host__ __device__ void operator()(int g, double explicit_y, const Vec2& z) const {
         const int b = members.member(g);
-        PointSolver<Problem> member = solve;
+        if (b == 0) return first(g, members.point(g), explicit_y, z);
+        PointSolver<Problem> member = first;
         member.problem = members.problems[b];
-        member.picard = solve.picard.with_scale(members.picard_scales[b]);
+        member.picard = first.picard.with_scale(members.picard_scales[b]);
         member(g, members.point(g), explicit_y, z);
     }
 };
@@ -213,6 +215,7 @@ struct SeparableAxis2Sums {
     const Node* nodes;
     int L;
     const SeparableLayerTerms* member_terms;  // the layer's, member b's at b (MemberLayerTerms)
+    SeparableLayerTerms first_terms;          // member 0's, at hand (as MemberPointSolver::first)
     SeparableWorkspace members_work;          // member 0's
     bool first_layer, last_layer;
     double gamma_z0;                  // g1_0
@@ -220,7 +223,7 @@ struct SeparableAxis2Sums {
     // sweep point g: member b's grid point i
     __host__ __device__ void operator()(int g) const {
         const int b = solve.members.member(g), i = solve.members.point(g);
-        const SeparableLayerTerms terms = member_terms[b];
+        const SeparableLayerTerms terms = b == 0 ? first_terms : member_terms[b];
         const SeparableWorkspace work = members_work.member(b);
         const int columns = evaluate.M + 3, points_per_row = evaluate.M + 1;
         const int row = i / points_per_row, column = i % points_per_row;
