@@ -483,13 +483,13 @@ private:
                 const Node* nodes = rule.table + (j - 1) * rule.L;
                 const SeparableLayerTerms* terms = raw(separable_terms_) + (j - 1) * B_;
                 context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
-                    SeparableAxis1Sums<Evaluator>::visits(space_.M),
-                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), B_, member_points_,
+                    B_ * SeparableAxis1Sums<Evaluator>::visits(space_.M),
+                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), member_points_,
                                                               member_data(), nodes, rule.L, terms, work}});
                 context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                    member_points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{
-                                        {evaluator, nodes, rule.L, B_, terms, work, j == K, j == 1 && !kinked_alone,
-                                         gamma_z[0], solve}});
+                    points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms, work,
+                                                                                 j == K, j == 1 && !kinked_alone,
+                                                                                 gamma_z[0], solve}});
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
                         for (int b = 0; b < B_; ++b) {  // each member's band across its own kink line
@@ -512,7 +512,7 @@ private:
             }
             if (kinked_alone)
                 context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                    member_points_, EachVisit<SeparableSolve<Problem>>{{work, B_, gamma_z[0], solve}});
+                    points_, EachVisit<SeparableSolve<Problem>>{{work, gamma_z[0], solve}});
         }
     }
 

@@ -21,8 +21,8 @@
 // A kinked terminal layer (ex5) is read the same way, as the oldest layer of its steps, except in the band of points
 // where its kink-line rule resolves the kink: there SeparableKinkBandSums evaluates that rule's nodes as the fused
 // pass does and replaces the layer's sums.
-// A batch (Members) runs each pass over one member's grid, each visit or point doing its part for every member in
-// turn: each member has its own workspace (its part of one array), its own terms (its driver) and its own kink band.
+// A batch (Members) runs each pass over every member's grid at once: each member has its own workspace (its part of
+// one array), its own terms (its driver) and its own kink band.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -128,28 +128,26 @@ struct SeparableAxis1Sums {
     using Visits = TiledVisits<8, 32>;
     Evaluator evaluate;
     LayerView all;      // every member's layer (Members)
-    int members, member_points, member_data;
+    int member_points, member_data;
     const Node* nodes;  // the rule's L nodes of the layer's variance (a row of the node table)
     int L;
     const SeparableLayerTerms* member_terms;  // the layer's, member b's at b (MemberLayerTerms)
     SeparableWorkspace members_work;          // member 0's; SeparableWorkspace::member
 
-    // runs of R rows (the last may be shorter) by M + 3 ghosted columns
+    // runs of R rows (the last may be shorter) by M + 3 ghosted columns, per member
     __host__ __device__ static Visits places(int M) { return {(M + R) / R, M + 3}; }
-    static int visits(int M) { return places(M).count(); }
+    __host__ __device__ static int visits(int M) { return places(M).count(); }
 
-    // visit k: its place in every member's grid
+    // visit k: member k / visits(M)'s place k % visits(M)
     __host__ __device__ void operator()(int k) const {
-        const auto [run, column, inside] = places(evaluate.M)(k);
-        if (!inside) return;  // a tile past the grid's edge
-        for (int b = 0; b < members; ++b) stage(all.member(b, member_points, member_data), member_terms[b],
-                                                members_work.member(b), run * R, column);
-    }
-
-private:
-    __host__ __device__ void stage(const LayerView& layer, const SeparableLayerTerms& t, const SeparableWorkspace& work,
-                                   int first_row, int column) const {
         const int M = evaluate.M, columns = M + 3;
+        const int b = k / visits(M);
+        const LayerView layer = all.member(b, member_points, member_data);
+        const SeparableLayerTerms terms = member_terms[b];
+        const SeparableWorkspace work = members_work.member(b);
+        const auto [run, column, inside] = places(M)(k - b * visits(M));
+        if (!inside) return;  // a tile past the grid's edge
+        const int first_row = run * R;
         const int rows = M + 1 - first_row < R ? M + 1 - first_row : R;
         double s0[3][R] = {}, s1[3][R] = {};
         for (int l = 0; l < L; ++l) {
@@ -176,6 +174,7 @@ private:
                 }
             }
         }
+        const SeparableLayerTerms& t = terms;
         for (int r = 0; r < rows; ++r) {
             const std::size_t at = static_cast<std::size_t>(first_row + r) * columns + column;
             work.staged(SeparableWorkspace::h)[at] = t.h_y * s0[0][r] + t.h_z[0] * s0[1][r] + t.h_z[1] * s0[2][r];
@@ -187,17 +186,18 @@ private:
     }
 };
 
-// Member b's solver at its grid point i (sweep point b points + i): PointSolver with the member's problem and Picard
-// scale (Members).
+// The members' solvers at their points (a batch: Members): sweep point g, member b = g / points's grid point
+// i = g % points, with its problem and Picard scale.
 template <class Problem>
 struct MemberPointSolver {
     Members<Problem> members;
     PointSolver<Problem> solve;  // its problem and Picard scale replaced by the member's
-    __host__ __device__ void operator()(int b, int i, double explicit_y, const Vec2& z) const {
+    __host__ __device__ void operator()(int g, double explicit_y, const Vec2& z) const {
+        const int b = members.member(g);
         PointSolver<Problem> member = solve;
         member.problem = members.problems[b];
         member.picard = solve.picard.with_scale(members.picard_scales[b]);
-        member(b * members.points + i, i, explicit_y, z);
+        member(g, members.point(g), explicit_y, z);
     }
 };
 
@@ -211,20 +211,17 @@ struct SeparableAxis2Sums {
     using Node = AxisNode<typename Evaluator::Shift>;
     Evaluator evaluate;
     const Node* nodes;
-    int L, members;
+    int L;
     const SeparableLayerTerms* member_terms;  // the layer's, member b's at b (MemberLayerTerms)
     SeparableWorkspace members_work;          // member 0's
     bool first_layer, last_layer;
     double gamma_z0;                  // g1_0
     MemberPointSolver<Problem> solve;  // at the last layer
-    // grid point i of every member
-    __host__ __device__ void operator()(int i) const {
-        for (int b = 0; b < members; ++b) at_point(b, i, member_terms[b], members_work.member(b));
-    }
-
-private:
-    __host__ __device__ void at_point(int b, int i, const SeparableLayerTerms& terms,
-                                      const SeparableWorkspace& work) const {
+    // sweep point g: member b's grid point i
+    __host__ __device__ void operator()(int g) const {
+        const int b = solve.members.member(g), i = solve.members.point(g);
+        const SeparableLayerTerms terms = member_terms[b];
+        const SeparableWorkspace work = members_work.member(b);
         const int columns = evaluate.M + 3, points_per_row = evaluate.M + 1;
         const int row = i / points_per_row, column = i % points_per_row;
         const std::size_t offset = static_cast<std::size_t>(row) * columns;
@@ -250,7 +247,7 @@ private:
             z[1] += before.z[1];
         }
         if (last_layer)
-            solve(b, i, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
+            solve(g, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
         else
             work.store_sums(i, y, z);
     }
@@ -261,15 +258,11 @@ private:
 template <class Problem>
 struct SeparableSolve {
     SeparableWorkspace members_work;  // member 0's
-    int members;
     double gamma_z0;  // g1_0
     MemberPointSolver<Problem> solve;
-    // grid point i of every member
-    __host__ __device__ void operator()(int i) const {
-        for (int b = 0; b < members; ++b) {
-            const auto sums = members_work.member(b).sums_at(i);
-            solve(b, i, sums.y, Vec2{{sums.z[0] / gamma_z0, sums.z[1] / gamma_z0}});
-        }
+    __host__ __device__ void operator()(int g) const {
+        const auto sums = members_work.member(solve.members.member(g)).sums_at(solve.members.point(g));
+        solve(g, sums.y, Vec2{{sums.z[0] / gamma_z0, sums.z[1] / gamma_z0}});
     }
 };
 
