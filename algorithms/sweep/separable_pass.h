@@ -143,8 +143,6 @@ struct SeparableAxis1Sums {
         const int M = evaluate.M, columns = M + 3;
         const int b = k / visits(M);
         const LayerView layer = all.member(b, member_points, member_data);
-        const SeparableLayerTerms terms = member_terms[b];
-        const SeparableWorkspace work = members_work.member(b);
         const auto [run, column, inside] = places(M)(k - b * visits(M));
         if (!inside) return;  // a tile past the grid's edge
         const int first_row = run * R;
@@ -174,7 +172,9 @@ struct SeparableAxis1Sums {
                 }
             }
         }
-        const SeparableLayerTerms& t = terms;
+        // the member's terms and workspace read after the sums: live through them, they would not fit the registers
+        const SeparableLayerTerms t = member_terms[b];
+        const SeparableWorkspace work = members_work.member(b);
         for (int r = 0; r < rows; ++r) {
             const std::size_t at = static_cast<std::size_t>(first_row + r) * columns + column;
             work.staged(SeparableWorkspace::h)[at] = t.h_y * s0[0][r] + t.h_z[0] * s0[1][r] + t.h_z[1] * s0[2][r];
