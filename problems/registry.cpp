@@ -110,6 +110,14 @@ void set_problem_terms(SchemeSettings& settings, const ProblemInfo& problem) {
     settings.terminal_kinked = problem.terminal_kinked;
 }
 
+SchemeSettings member_settings(const SchemeSettings& settings, const ProblemInfo& problem,
+                               const ProblemParameters& member) {
+    SchemeSettings s = settings;
+    s.problem_parameters = member;
+    set_problem_terms(s, problem);
+    return s;
+}
+
 std::string drift_warning(const SchemeSettings& settings, const ProblemInfo& problem) {
     std::string given, removing;
     int drifts = 0;

@@ -49,6 +49,11 @@ void validate_for_problem(const SchemeSettings& settings, const ProblemInfo& pro
 // (terminal_kinked: the multistep start-up's substeps).
 void set_problem_terms(SchemeSettings& settings, const ProblemInfo& problem);
 
+// The settings of a batch's member (bsde surface, the bench's surface cases): `settings` with the member's parameters
+// and their terms (set_problem_terms, which throws InputError for a parameter the problem refuses).
+SchemeSettings member_settings(const SchemeSettings& settings, const ProblemInfo& problem,
+                               const ProblemParameters& member);
+
 // A warning (empty if none) where the settings give a drift (a parameter declared by drift_parameter: the options'
 // mu) whose driver's z term, settings.driver_z_gradient (set_problem_terms), is not 0 beyond rounding (|df/dz|
 // sqrt(T) above 1e-12): the price does not depend on the drift, the scheme's error grows with that term.

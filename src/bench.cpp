@@ -157,7 +157,15 @@ BenchCase parse_case(const std::string& item) {
             throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
         }
     }
-    if (surface) c.members = batch_product(surface->lists).members;
+    if (surface) {  // the case's parameter keys reach every member; a varied one is the case's own
+        c.members = batch_product(surface->lists).members;
+        for (const auto& [name, value] : s.problem_parameters) {
+            if (c.members.front().count(name))
+                throw InputError(where + name + " is varied by the case " + head + " (" + format_number(
+                                 c.members.front().at(name)) + " to " + format_number(c.members.back().at(name)) + ")");
+            for (ProblemParameters& member : c.members) member[name] = value;
+        }
+    }
     try {
         check_spline_options(s, given.count("spline") > 0, given.count("spline_solve") > 0);
         s.startup = resolved_startup(s.startup, problem->feynman_kac_startup);
@@ -167,10 +175,8 @@ BenchCase parse_case(const std::string& item) {
         validate_for_problem(s, *problem, "bench runs stable cases only (the case's keys L, K and N set these)");
         for (std::size_t b = 0; b < c.members.size(); ++b)
             in_context("member " + std::to_string(b + 1) + ": ", [&] {
-                SchemeSettings member = s;
-                member.problem_parameters = c.members[b];
-                set_problem_terms(member, *problem);
-                validate_for_problem(member, *problem, "bench runs stable cases only");
+                validate_for_problem(member_settings(s, *problem, c.members[b]), *problem,
+                                     "bench runs stable cases only");
             });
     } catch (const InputError& e) {
         throw InputError(where + e.what());

@@ -450,10 +450,7 @@ static void check_surface_members(Invocation& invocation, const ProblemInfo& pro
         for (std::size_t b = 0; b < batch.members.size(); ++b) {
             if (refused[b]) continue;
             try {
-                SchemeSettings member = s;
-                member.problem_parameters = batch.members[b];
-                set_problem_terms(member, problem);
-                body(member);
+                body(member_settings(s, problem, batch.members[b]));
             } catch (const InputError& e) {
                 const std::string refusal = describe_member(batch, int(b)) + ": " + e.what();
                 if (!invocation.skip_refused) throw InputError(refusal);

@@ -272,11 +272,8 @@ int surface_command(const Invocation& invocation, const std::string& command, st
     if (invocation.sequential) {  // the same members one after another, each its own solve, in this process
         double sweeps = 0;
         const auto sequential_start = std::chrono::steady_clock::now();
-        for (const ProblemParameters& member : batch.members) {
-            SchemeSettings alone = settings;
-            alone.problem_parameters = member;
-            sweeps += ops.solve(invocation.problem, alone).sweep_seconds;
-        }
+        for (const ProblemParameters& member : batch.members)
+            sweeps += ops.solve(invocation.problem, member_settings(settings, problem, member)).sweep_seconds;
         const double total =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - sequential_start).count();
         const double members = double(batch.members.size());

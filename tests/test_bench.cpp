@@ -273,6 +273,19 @@ BOOST_AUTO_TEST_CASE(case_syntax) {
     BOOST_CHECK_EQUAL(more.settings.picard_tolerance, 1e-12);
     BOOST_CHECK_EQUAL(more.settings.grid_order, 2);
     BOOST_CHECK_EQUAL(more.settings.problem_parameters.at("sigma"), 0.3);
+    // a surface case: its batch, the case's parameter keys in every member, a varied parameter refused as a key
+    const BenchCase surface = parse_bench_cases("surface-bs-call:N=16:r=0.05")[0];
+    BOOST_REQUIRE_EQUAL(surface.members.size(), 1000u);
+    BOOST_CHECK_EQUAL(surface.settings.N, 16);
+    for (const ProblemParameters& member : surface.members) {
+        BOOST_REQUIRE(member.count("r") && member.count("strike") && member.count("sigma"));
+        BOOST_CHECK_EQUAL(member.at("r"), 0.05);
+    }
+    BOOST_CHECK_EQUAL(surface.members.front().at("strike"), 60.0);
+    BOOST_CHECK_EQUAL(surface.members.back().at("sigma"), 0.3);
+    BOOST_CHECK_EXCEPTION(parse_bench_cases("surface-bs-call:sigma=0.2"), InputError, [](const InputError& e) {
+        return std::string(e.what()).find("sigma is varied by the case surface-bs-call") != std::string::npos;
+    });
 }
 
 BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
