@@ -27,6 +27,10 @@ SchemeSettings coarse_settings(const SchemeSettings& settings) {
     return coarse;
 }
 
+bool estimate_wanted(EstimateMode mode, double cost) {
+    return mode == EstimateMode::on || (mode == EstimateMode::automatic && cost <= estimate_cost_limit);
+}
+
 EstimatePlan plan_estimate(const SchemeSettings& s, int dimension, EstimateMode mode) {
     const SchemeSettings coarse = coarse_settings(s), coarser = coarse_settings(coarse);
     const double run = node_evaluations(s, dimension), at_coarse = node_evaluations(coarse, dimension) / run;
@@ -34,12 +38,11 @@ EstimatePlan plan_estimate(const SchemeSettings& s, int dimension, EstimateMode 
     EstimatePlan plan;
     plan.coarse_N = coarse.N;
     plan.cost = at_coarse;
-    if (mode == EstimateMode::off) return plan;
-    if (both > 0 && (mode == EstimateMode::on || both <= estimate_cost_limit)) {
+    if (both > 0 && estimate_wanted(mode, both)) {
         plan.coarser_N = coarser.N;
         plan.cost = both;
     }
-    plan.wanted = mode == EstimateMode::on || plan.cost <= estimate_cost_limit;
+    plan.wanted = estimate_wanted(mode, plan.cost);
     return plan;
 }
 

@@ -43,6 +43,10 @@ inline int coarse_steps(int N) { return N / 2; }
 // The settings of a run with N' = coarse_steps(N) steps.
 SchemeSettings coarse_settings(const SchemeSettings& settings);
 
+// Whether the estimate is made: always with --estimate on, never with off, by default where its solves cost at most
+// estimate_cost_limit of the run's.
+bool estimate_wanted(EstimateMode mode, double cost);
+
 // The estimate's solves, chosen by the settings' cost before any is made: N' and N'' (where N'' >= K + 1) with
 // --estimate on; by default both where their cost is at most estimate_cost_limit, else N' alone where its is; none with
 // --estimate off. cost: the planned solves' node evaluations over the run's (node_evaluations, settings.h), that of N'

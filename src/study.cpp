@@ -485,8 +485,7 @@ Study run_study(const Invocation& invocation, const std::string& command, bool s
     }
     study.estimate_mode = invocation.estimate;
     study.estimate_cost = study_estimate_cost(study.problem, base, invocation.Ks, invocation.Ns);
-    study.estimated = study.estimate_mode == EstimateMode::on ||
-                      (study.estimate_mode == EstimateMode::automatic && study.estimate_cost <= estimate_cost_limit);
+    study.estimated = estimate_wanted(study.estimate_mode, study.estimate_cost);
     if (study.estimated) estimate_cases(study, progress);
     progress.clear();
     return study;

@@ -60,7 +60,7 @@ struct Study {
     std::vector<StudyCase> cases;       // K ascending, then N ascending
     EstimateMode estimate_mode = EstimateMode::off;  // --estimate
     double estimate_cost = 0;           // the estimate's solves' expected cost over the study's (study_estimate_cost)
-    bool estimated = false;             // whether the cases have error estimates (--estimate, or study_estimate_cost at most estimate_cost_limit)
+    bool estimated = false;             // whether the cases have error estimates (estimate_wanted)
     bool slope_checked = false;         // whether the cases have z checks (run_study makes them)
     std::vector<std::string> warnings;  // "K = 3, N = 64 on omp: Picard did not converge ..." (bsde: warning: lines)
 };
@@ -130,7 +130,7 @@ double study_estimate_cost(const std::string& problem, const SchemeSettings& bas
 // Runs the study described by the invocation (problem, settings, Ks, Ns, backends, max_seconds, repeats),
 // with a progress line on std::cerr when show_progress. With repeats R each case is solved in R rounds, a
 // round solving it once on every backend, so that a slow or fast spell of the host falls on all of them. Then, where
-// --estimate or its cost asks for them (study_estimate_cost at most estimate_cost_limit), each case's error estimate: from the
+// --estimate or its cost asks for them (estimate_wanted with study_estimate_cost), each case's error estimate: from the
 // study's cases at N/2 and N/4, else from solves on the fastest backend. Throws InputError for a backend this machine
 // does not have (study_backends), NumericalError naming the case (with --strict, an estimate above its value too).
 Study run_study(const Invocation& invocation, const std::string& command, bool show_progress);
