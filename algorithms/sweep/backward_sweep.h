@@ -197,8 +197,8 @@ private:
         return members * member_points;
     }
 
-    // The first member, the problem of a solve of one: what host-side work takes of the problem where batches have one
-    // member (2D: the kink-line rule, the separable pass; the solution on the grid; the exercise boundary).
+    // The first member, the problem of a solve of one: the solution on the grid and the exercise boundary (batches of
+    // one member), and the separable pass's solver before each member's problem replaces it (MemberPointSolver).
     const Problem& problem() const { return host_members_.front(); }
     int functions() const { return 1 + d; }
     int steps() const { return startup_fine_steps(K_, substeps_) + (s_.N - K_ + 1); }
@@ -340,10 +340,10 @@ private:
 
     // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
     void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
-        // the 2D rule of a terminal layer kinked along a line (unused otherwise)
-        KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
-                                            space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
-        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink_line_rule.kink = problem().terminal_kink();
+        // the 2D rule of a terminal layer kinked along a line (unused otherwise), each member's kink line set where it
+        // is read (MultistepPointUpdate, separable_pass)
+        const KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
+                                                  space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
         using Rule = GaussHermiteOnGrid<typename Evaluator::Shift>;
         const Rule smooth_rule{node_table(dt), s_.L, stage_};
         constexpr bool kinked = has_terminal_kink<Problem>::value;

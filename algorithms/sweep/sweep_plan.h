@@ -150,9 +150,10 @@ struct LaunchShapes {
 
     // Grid points per call of the 1D fused pass with an evaluator of the run form (MultistepPointUpdate's P): the
     // settings' choice `chosen` (SchemeSettings::points_per_call) where > 0, else the P = 1, 2 or 3 whose calls,
-    // B ceil(points / P) for B members of `member_points` points (Members), each with the lanes the context gives them (lanes_for: a power of two up to lanes_per_point
-    // on cuda, one on the host, lanes.h), make the most threads within the threads the context runs at once (on cuda a
-    // wave of the pass, on the host its threads); a P within 1/16 of the most counts as equal, and of equals the
+    // B ceil(points / P) for B members of `member_points` points (Members), each with the lanes the context gives them
+    // (lanes_for: a power of two up to lanes_per_point on cuda, one on the host, lanes.h), make the most threads
+    // within the threads the context runs at once (on cuda a wave of the pass, on the host its threads); a P within
+    // 1/16 of the most counts as equal, and of equals the
     // largest P is taken, since P points share a node's loads (2 P + 2 entries of each function's arrays for P points,
     // against 4 for each) and no second wave is started; where no P fits, pairs. On the host the threads are few, so
     // it is pairs unless a grid has at most three points per thread (docs/performance.md, "Points per call").
