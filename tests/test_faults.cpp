@@ -100,10 +100,10 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"study", "--backends", " omp"}, 2, "--backends ' omp': blanks around the value"},
         {{"bench", "--cases", "ex1-k1-n8 "}, 2, "--cases 'ex1-k1-n8 ': blanks around the value"},
         {{"solve", "--N", "16", "--Ky", "32", "--Kz", "1"}, 2, "--N 16: must be >= K + 1 = 33 (K = max(Ky, Kz))"},
-        // (K + 1)(1 + d)((M + 1)^2 + 16 M^2) values at M = 2 ceil(R / dt) = 4096 (R = 8, T = 1, N = 256, q = 3)
-        {{"solve", "--problem", "ex4", "--interp", "bicubic", "--N", "256"}, 2,
-         "its layers hold 3422650380 values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R, "
-         "or take --interp spline"},
+        // 16 M^2 bicubic coefficients a function at M = 2 ceil(R / dt) = 16384 (R = 8, T = 1, N = 1024, q = 3)
+        {{"solve", "--problem", "ex4", "--interp", "bicubic", "--N", "1024"}, 2,
+         "a function of a layer holds 4294967296 interpolation data, more than the sweep's 32-bit indices reach "
+         "(2^31 - 1); lower --N or --R, or take --interp spline"},
         {{"solve", "--N", "5", "--N", "6"}, 2, "'--N' cannot be specified more than once"},
         {{"solve", "--strict", "--strict"}, 2, "option '--strict' cannot be specified more than once"},
         {{"solve", "--pro", "ex1", "--N", "16"}, 2, "unrecognised option '--pro'"},  // whole names only
@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
         {{"grid", "--N", "8", "--T", "1e-310"}, 2, "the space grid would have more than 1e308 intervals"},
         {{"grid", "--N", "2000000000"}, 2, "--N 2000000000, --R 16, --T 1: the space grid would have about"},
         {{"solve", "--N", "2000000000", "--startup", "exact"}, 2, "the space grid would have about"},
-        {{"solve", "--problem", "ex5", "--N", "1024", "--backend", "serial"}, 2, "32-bit indices"},
+        {{"solve", "--problem", "ex5", "--N", "4096", "--backend", "serial"}, 2, "32-bit indices"},  // (M+1)^2 = 4.3e9
         {{"grid", "--R", "0.001", "--N", "16"}, 2, "at least 4 are needed"},
         // combinations
         {{"solve", "--startup", "exact", "--startup-substeps", "4"}, 2, "--startup-substeps: only for --startup multistep"},

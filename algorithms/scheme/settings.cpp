@@ -122,9 +122,10 @@ void validate(const SchemeSettings& s, int dimension) {
     }
 
     // The space grid: M = 2 ceil(R / dt^((q+1)/4)), computed in floating point first so that a huge grid is
-    // reported rather than overflowing; then every layer ring must be indexable with 32-bit integers
-    // (LayerRingView). Interpolation data per function as in interpolation.h: 1D spline M+1 moments,
-    // 2D tensor spline (M+3)^2 coefficients, bicubic 16 M^2.
+    // reported rather than overflowing; then one function's values and its interpolation data must each be indexable
+    // with 32-bit integers (LayerView; the layers and rings beyond are 64-bit offsets). Interpolation data per
+    // function as in interpolation.h: 1D spline M+1 moments, 2D tensor spline (M+3)^2 coefficients, bicubic 16 M^2,
+    // 3D tensor spline (M+3)^3.
     const int q = s.grid_order > 0 ? s.grid_order : matched_order(s.Ky, s.Kz);
     const double cells = s.R / std::pow(s.T / s.N, (q + 1) / 4.0);
     const std::string grid = "--N " + std::to_string(s.N) + ", --R " + format_number(s.R) + ", --T " +
@@ -135,18 +136,18 @@ void validate(const SchemeSettings& s, int dimension) {
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     require(M >= 4, grid + "has M = " + std::to_string(M) +
                         " intervals, at least 4 are needed; raise --R or --N, or lower --T");
-    const double points = dimension == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0);
+    const double points = std::pow(M + 1.0, dimension);
     const double data = dimension == 1 ? M + 1.0
                         : s.interpolation == InterpolationKind::bicubic ? 16.0 * M * M
-                                                                       : (M + 3.0) * (M + 3.0);
-    const double ring = (s.K() + 1.0) * (1 + dimension) * (points + data);
-    require(ring <= INT_MAX, grid + "has M = " + std::to_string(M) + " intervals: its layers hold " +
-                                 format_number(ring) +
-                                 " values, more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R" +
-                                 (s.interpolation == InterpolationKind::bicubic
-                                      ? ", or take --interp spline (bicubic holds 16 coefficients a cell, the "
-                                        "tensor spline one)"
-                                      : ""));
+                                                                       : std::pow(M + 3.0, dimension);
+    const double function_values = std::max(points, data);
+    require(function_values <= INT_MAX,
+            grid + "has M = " + std::to_string(M) + " intervals: a function of a layer holds " +
+                format_number(function_values) + (points >= data ? " values" : " interpolation data") +
+                ", more than the sweep's 32-bit indices reach (2^31 - 1); lower --N or --R" +
+                (s.interpolation == InterpolationKind::bicubic
+                     ? ", or take --interp spline (bicubic holds 16 coefficients a cell, the tensor spline one)"
+                     : ""));
 
     // The fully discrete scheme's stability on this grid (stability.h).
     if (!std::isfinite(s.driver_z_gradient[0]) || !std::isfinite(s.driver_z_gradient[1])) {

@@ -288,10 +288,11 @@ private:
     void take_startup(BackwardSweep& startup, const LayerRingView& ring) {
         const LayerRingView fine = startup.ring_view(startup.ring_);
         for (int n = s_.N - 1; n > s_.N - K_; --n) {
-            thrust::transform(context_.policy(), thrust::counting_iterator<int>(0),
-                              thrust::counting_iterator<int>(functions() * points_), ring.layer(n).values(0),
-                              CoarseGridValues<d>{fine.layer(n).values(0), startup.points_, space_.M, startup_refine_,
-                                                  points_, member_points_, startup.member_points_});
+            for (int k = 0; k < functions(); ++k)
+                thrust::transform(context_.policy(), thrust::counting_iterator<int>(0),
+                                  thrust::counting_iterator<int>(points_), ring.layer(n).values(k),
+                                  CoarseGridValues<d>{fine.layer(n).values(k), space_.M, startup_refine_,
+                                                      member_points_, startup.member_points_});
             fit(ring.layer(n));
         }
         run_ = std::move(startup.run_);
@@ -319,7 +320,7 @@ private:
         const LayerRingView fine = ring_view(fine_ring_);
         const int fine_N = s_.N * S;
         const double h = time_.dt() / S;
-        const int slot = ring.slot_size(), values = functions() * points_;
+        const std::ptrdiff_t slot = ring.slot_size(), values = std::ptrdiff_t(functions()) * points_;
         thrust::copy(context_.policy(), ring.layer(s_.N).base, ring.layer(s_.N).base + slot, fine.layer(fine_N).base);
         for (int m = fine_N - 1; m >= fine_N - (K_ - 1) * S; --m) {
             const int taken = fine_N - m;

@@ -23,8 +23,9 @@ struct MemberStencil {
     __host__ __device__ double operator()(int k) const {
         const int offset = k % width - width / 2, a = k / width % dimension;
         const int b = k / (width * dimension) % members, f = k / (width * dimension * members);
-        const int stride = dimension == 2 && a == 0 ? M + 1 : 1;
-        return values[f * points + b * member_points + centre + offset * stride];
+        int stride = 1;  // (M+1)^(d-1-a): the grid's order, the last axis contiguous
+        for (int later = a + 1; later < dimension; ++later) stride *= M + 1;
+        return values[std::ptrdiff_t(f) * points + std::ptrdiff_t(b) * member_points + centre + offset * stride];
     }
 };
 

@@ -31,13 +31,13 @@ struct SolutionAtZero {
         result.y.assign(points, 0.0);
         result.z.assign(static_cast<std::size_t>(d) * points, 0.0);
         context.copy_to_host(first, first + points, result.y.begin());
-        context.copy_to_host(first + points, first + (1 + d) * points, result.z.begin());
+        context.copy_to_host(first + points, first + std::ptrdiff_t(1 + d) * points, result.z.begin());
         result.w.resize(static_cast<std::size_t>(d) * points);
         for (int i = 0; i < points; ++i)
-            for (int k = 0; k < d; ++k) result.w[k * points + i] = component(grid(i), k);
+            for (int k = 0; k < d; ++k) result.w[std::size_t(k) * points + i] = component(grid(i), k);
         result.y0 = result.y[centre];
         result.z0.resize(d);
-        for (int k = 0; k < d; ++k) result.z0[k] = result.z[k * points + centre];
+        for (int k = 0; k < d; ++k) result.z0[k] = result.z[std::size_t(k) * points + centre];
         result.has_exact = Problem::has_exact_solution;
         collect_exact(layer, result, std::integral_constant<bool, Problem::has_exact_solution>());
     }
@@ -50,11 +50,11 @@ private:
             const Point<d> w = grid(i);
             result.y_exact[i] = problem.exact_y(0.0, w);
             const Point<d> z = problem.exact_z(0.0, w);
-            for (int k = 0; k < d; ++k) result.z_exact[k * points + i] = component(z, k);
+            for (int k = 0; k < d; ++k) result.z_exact[std::size_t(k) * points + i] = component(z, k);
         }
         result.y0_exact = result.y_exact[centre];
         result.z0_exact.resize(d);
-        for (int k = 0; k < d; ++k) result.z0_exact[k] = result.z_exact[k * points + centre];
+        for (int k = 0; k < d; ++k) result.z0_exact[k] = result.z_exact[std::size_t(k) * points + centre];
         collect_state(result, std::integral_constant<bool, has_state_map<Problem>::value>());
         double largest[2] = {0.0, 0.0};  // y, z (largest over the components)
         for (int c = 0; c < 1 + d; ++c) {
@@ -71,22 +71,22 @@ private:
     // S(0, w), the computed dV/dS and the exact one, d columns each, for problems with a state map (the options).
     void collect_state(SolveResult& result, std::true_type) const {
         result.has_state = true;
-        result.state.resize(d * points);
-        result.gradient.resize(d * points);
-        result.gradient_exact.resize(d * points);
+        result.state.resize(std::size_t(d) * points);
+        result.gradient.resize(std::size_t(d) * points);
+        result.gradient_exact.resize(std::size_t(d) * points);
         for (int i = 0; i < points; ++i) {
             const Point<d> w = grid(i);
             Point<d> z, z_exact;
             for (int k = 0; k < d; ++k) {
-                component(z, k) = result.z[k * points + i];
-                component(z_exact, k) = result.z_exact[k * points + i];
+                component(z, k) = result.z[std::size_t(k) * points + i];
+                component(z_exact, k) = result.z_exact[std::size_t(k) * points + i];
             }
             const Point<d> state = problem.state(0.0, w), gradient = problem.value_gradient(0.0, w, z),
                            gradient_exact = problem.value_gradient(0.0, w, z_exact);
             for (int k = 0; k < d; ++k) {
-                result.state[k * points + i] = component(state, k);
-                result.gradient[k * points + i] = component(gradient, k);
-                result.gradient_exact[k * points + i] = component(gradient_exact, k);
+                result.state[std::size_t(k) * points + i] = component(state, k);
+                result.gradient[std::size_t(k) * points + i] = component(gradient, k);
+                result.gradient_exact[std::size_t(k) * points + i] = component(gradient_exact, k);
             }
         }
     }

@@ -2,6 +2,7 @@
 // d = 1 or 2 and any interpolation family (interpolation.h).
 #pragma once
 #include <climits>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
 
@@ -16,17 +17,21 @@ namespace bsde {
 //   [values y | values z_1 | ... | data y | data z_1 | ...]   (in 1D with the spline: [y | z | y'' | z'']).
 // In a batch of B members (Members) each function's part holds the members' one after the other: points = B member
 // points, data_size = B member data; member(b) views member b's part alone, with the same strides.
+// Indices within one function's values or data are 32-bit (the sweep's points and a function's data are at most
+// 2^31 - 1: validate, BackwardSweep::checked_points); offsets across functions, members and layers are 64-bit, since a
+// layer's 1 + d functions and the K + 1 layers of a ring pass 2^31 values first.
 struct LayerView {
     double* base;       // function k's values at base + k points
     int points, data_size, functions;
     double* data_base;  // function k's interpolation data at data_base + k data_size
     __host__ __device__ static LayerView of(double* base, int points, int data_size, int functions) {
-        return {base, points, data_size, functions, base + functions * points};
+        return {base, points, data_size, functions, base + std::ptrdiff_t(functions) * points};
     }
-    __host__ __device__ double* values(int k) const { return base + k * points; }
-    __host__ __device__ double* data(int k) const { return data_base + k * data_size; }
+    __host__ __device__ double* values(int k) const { return base + std::ptrdiff_t(k) * points; }
+    __host__ __device__ double* data(int k) const { return data_base + std::ptrdiff_t(k) * data_size; }
     __host__ __device__ LayerView member(int b, int member_points, int member_data) const {
-        return {base + b * member_points, points, data_size, functions, data_base + b * member_data};
+        return {base + std::ptrdiff_t(b) * member_points, points, data_size, functions,
+                data_base + std::ptrdiff_t(b) * member_data};
     }
 };
 
@@ -35,9 +40,12 @@ struct LayerView {
 struct LayerRingView {
     double* base;
     int slots, points, data_size, functions;
-    __host__ __device__ int slot_size() const { return functions * (points + data_size); }
+    __host__ __device__ std::ptrdiff_t slot_size() const {
+        return std::ptrdiff_t(functions) * (std::ptrdiff_t(points) + data_size);
+    }
+    __host__ __device__ std::ptrdiff_t offset(int n) const { return n % slots * slot_size(); }  // of layer n's slot
     __host__ __device__ LayerView layer(int n) const {
-        return LayerView::of(base + (n % slots) * slot_size(), points, data_size, functions);
+        return LayerView::of(base + offset(n), points, data_size, functions);
     }
 };
 
@@ -637,18 +645,19 @@ struct RichardsonSquare {
     __host__ __device__ double operator()(double fine, double coarse) const { return (4.0 * fine - coarse) / 3.0; }
 };
 
-// Value k of a layer's values (function k / P at sweep point k % P, P = B (M+1)^d points, Members) from the same
-// layer on a grid of r M intervals over the same domain (the start-up's, BackwardSweep::take_startup): a member's grid
-// point i is its point r i there, in 2D (i_1, i_2) its (r i_1, r i_2), in GridPoints' order.
+// One function's value at sweep point g (P = B (M+1)^d points, Members) from the same function on a grid of r M
+// intervals over the same domain (the start-up's, BackwardSweep::take_startup): a member's grid point
+// (i_1, .., i_d) is its point (r i_1, .., r i_d) there, in GridPoints' order.
 template <int d>
 struct CoarseGridValues {
-    const double* fine;  // function f at fine sweep point j: fine[f fine_points + j]
-    int fine_points, M, r, points;
+    const double* fine;  // the function at the fine sweep points
+    int M, r;
     int member_points, fine_member_points;
-    __host__ __device__ double operator()(int k) const {
-        const int f = k / points, b = k % points / member_points, i = k % points % member_points;
-        const int j = d == 1 ? r * i : (i / (M + 1)) * r * (r * M + 1) + (i % (M + 1)) * r;
-        return fine[f * fine_points + b * fine_member_points + j];
+    __host__ __device__ double operator()(int g) const {
+        const int b = g / member_points;
+        int i = g % member_points, j = 0, fine_stride = 1;
+        for (int axis = 0; axis < d; ++axis, i /= M + 1, fine_stride *= r * M + 1) j += (i % (M + 1)) * r * fine_stride;
+        return fine[std::ptrdiff_t(b) * fine_member_points + j];
     }
 };
 

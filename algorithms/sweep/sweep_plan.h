@@ -47,15 +47,17 @@ struct SweepMemory {
     int members = 1;          // B, a batched solve's members (Members): B times the arrays, the fitter's workspace once
 
     struct Estimate {
-        double arrays, fitter, ring_values;
+        double arrays, fitter;
+        double function_values;  // the most values or interpolation data of one function of a layer, of any grid
     };
 
     // For N steps (M, and the start-up's substeps, follow N): the bytes allocated after the fitter, the fitter's bytes
-    // and the values of one ring (the start-up's where it is on a finer grid).
+    // and the most values of one function (the start-up's where it is on a finer grid), which 32-bit indices must
+    // reach (LayerView).
     Estimate estimate(int N) const {
         const int K = s.K(), functions = 1 + d;
         const int M = space_intervals(s.Ky, s.Kz, N, s.T, s.R, s.grid_order);
-        const double points = members * (d == 1 ? M + 1.0 : (M + 1.0) * (M + 1.0));
+        const double points = members * std::pow(M + 1.0, d);
         const double S = startup_substeps(s, N);
         const double ring_values = (K + 1.0) * functions * points * (1.0 + data_per_point);
         const double separable_values = separable ? members * double(SeparableWorkspace::doubles(M)) : 0.0;
@@ -70,22 +72,22 @@ struct SweepMemory {
             startup = sizeof(double) * (2 * ring_values + separable_values) * finer + fitter_per_point * startup_points +
                       statuses * finer;
         return Estimate{sizeof(double) * (ring_values + separable_values) + statuses + startup, fitter_per_point * points,
-                        ring_values * (S > 0 ? finer : 1.0)};
+                        points * std::max(1.0, data_per_point) * (S > 0 ? finer : 1.0)};
     }
 
     // The bytes the run allocates after the fitter, on a grid of M intervals. Throws InputError before anything is
     // allocated where they exceed `free` (bytes; < 0: unknown) on `device`, naming both amounts and the largest N that
-    // fits, and where a ring has more values than 32-bit indices reach. Test hook (docs/cli.md, "Errors and exit
-    // codes"): BSDE_TEST_FREE_BYTES=B takes B bytes as the memory free before the run.
+    // fits, and where a function of a layer has more values than 32-bit indices reach. Test hook (docs/cli.md,
+    // "Errors and exit codes"): BSDE_TEST_FREE_BYTES=B takes B bytes as the memory free before the run.
     double check(double free, const std::string& device, int M) const {
         if (const char* test_free = std::getenv("BSDE_TEST_FREE_BYTES"))
             free = std::max(0.0, std::strtod(test_free, nullptr) - fitter_bytes);
         const Estimate now = estimate(s.N);
-        const bool too_many_values = now.ring_values > INT_MAX;
+        const bool too_many_values = now.function_values > INT_MAX;
         if (!too_many_values && (free < 0 || now.arrays <= free)) return now.arrays;
         if (members > 1) {  // the arrays grow as B: the largest B that fits
             const double fitting = std::floor(members * std::min(free < 0 ? INFINITY : free / now.arrays,
-                                                                 double(INT_MAX) / now.ring_values));
+                                                                 double(INT_MAX) / now.function_values));
             throw InputError("a batch of " + std::to_string(members) + " members needs " + mebibytes(now.arrays) +
                              " MiB of memory on " + device + " and " + mebibytes(free) + " MiB are free (N = " +
                              std::to_string(s.N) + ", M = " + std::to_string(M) + "): " +
@@ -95,10 +97,10 @@ struct SweepMemory {
         }
 
         // The largest N below this one whose arrays, with its own (smaller) fitter, fit in the memory this run has
-        // (free and this fitter's), and whose rings 32-bit indices reach; M(N) never decreases.
+        // (free and this fitter's), and whose functions 32-bit indices reach; M(N) never decreases.
         const auto fits = [&](int N) {
             const Estimate e = estimate(N);
-            return e.ring_values <= INT_MAX && (free < 0 || e.arrays + e.fitter <= free + fitter_bytes);
+            return e.function_values <= INT_MAX && (free < 0 || e.arrays + e.fitter <= free + fitter_bytes);
         };
         const int K = s.K();
         int low = K + 1, high = s.N - 1;
@@ -116,7 +118,7 @@ struct SweepMemory {
         const std::string run = "(N = " + std::to_string(s.N) + ", M = " + std::to_string(M) + ", d = " +
                                 std::to_string(d) + ", K = " + std::to_string(K) + ")";
         if (too_many_values)
-            throw InputError("the run's layers " + run + " hold " + format_number(now.ring_values) +
+            throw InputError("a function of the run's layers " + run + " holds " + format_number(now.function_values) +
                              " values, more than the sweep's 32-bit indices reach (2^31 - 1): " + largest);
         throw InputError("the run needs " + mebibytes(now.arrays) + " MiB of memory on " + device + " and " +
                          mebibytes(free) + " MiB are free " + run + ": " + largest);
