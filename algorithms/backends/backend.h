@@ -52,6 +52,12 @@ public:
     virtual std::vector<double> interpolate_2d(InterpolationKind kind, const std::vector<double>& values, int M,
                                                double x_min, double dx, const std::vector<double>& x1,
                                                const std::vector<double>& x2, SplineSolve spline_solve) const = 0;
+    // The tensor spline (tensor_spline_3d.h) of one function's (M+1)^3 values on the grid (x_min + i1 dx,
+    // x_min + i2 dx, x_min + i3 dx), point (i1 (M+1) + i2)(M+1) + i3, at the points (x1[k], x2[k], x3[k]), clamped
+    // to the domain. spline_solve: how its 1D moments are computed.
+    virtual std::vector<double> interpolate_3d(const std::vector<double>& values, int M, double x_min, double dx,
+                                               const std::vector<double>& x1, const std::vector<double>& x2,
+                                               const std::vector<double>& x3, SplineSolve spline_solve) const = 0;
 };
 
 // Whether this binary has the backend and, for cuda, a device to run it on. Never touches the

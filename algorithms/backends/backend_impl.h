@@ -7,8 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/system_error.h>
 #include <thrust/transform.h>
+#include <thrust/tuple.h>
 
 #include "../../problems/problem_list.h"
 #include "backend.h"
@@ -17,6 +19,7 @@
 #include "../core/raw_pointer.h"
 #include "../interpolation/spline_fitter.h"
 #include "../interpolation/tensor_spline.h"
+#include "../interpolation/tensor_spline_3d.h"
 
 namespace bsde {
 
@@ -28,6 +31,17 @@ struct Interpolant2DAtPoint {
     const double* data;
     __host__ __device__ double operator()(double x1, double x2) const {
         return evaluate(values, data, evaluate.locate(Vec2{{x1, x2}}));
+    }
+};
+
+// One function's 3D interpolant at the point (x1, x2, x3): locate, then evaluate.
+template <class Evaluator>
+struct Interpolant3DAtPoint {
+    Evaluator evaluate;
+    const double* values;
+    const double* data;
+    __host__ __device__ double operator()(const thrust::tuple<double, double, double>& x) const {
+        return evaluate(values, data, evaluate.locate(Vec3{{thrust::get<0>(x), thrust::get<1>(x), thrust::get<2>(x)}}));
     }
 };
 
@@ -79,6 +93,21 @@ public:
                 return interpolate_2d_with(BicubicFitter<Context>(context, M, x_min, dx), context, values, x1, x2);
             return interpolate_2d_with(TensorSplineFitter<Context>(context, M, x_min, dx, spline_solve), context, values,
                                        x1, x2);
+        });
+    }
+
+    std::vector<double> interpolate_3d(const std::vector<double>& values, int M, double x_min, double dx,
+                                       const std::vector<double>& x1, const std::vector<double>& x2,
+                                       const std::vector<double>& x3, SplineSolve spline_solve) const override {
+        return guarded([&](Context& context) {
+            TensorSpline3DFitter<Context> fitter(context, M, x_min, dx, spline_solve);
+            Vector<double> v(values.begin(), values.end()), data(fitter.data_size()), p1(x1.begin(), x1.end()),
+                p2(x2.begin(), x2.end()), p3(x3.begin(), x3.end()), out(x1.size());
+            fitter.fit(raw(v), raw(data), 1);
+            auto points = thrust::make_zip_iterator(thrust::make_tuple(p1.begin(), p2.begin(), p3.begin()));
+            thrust::transform(context.policy(), points, points + x1.size(), out.begin(),
+                              Interpolant3DAtPoint<TensorSpline3DEvaluator>{fitter.evaluator(), raw(v), raw(data)});
+            return to_host(context, out);
         });
     }
 

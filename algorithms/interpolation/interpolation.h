@@ -11,7 +11,8 @@
 //              optionally (2D) the staged form (sum factorisation, grid_nodes.h stages_rows): stage_layout,
 //              row_windows, along_axis, stage and axis2_sum (tensor_spline.h). The sweep uses either where present.
 // 1D: the cubic spline (natural or not-a-knot; cubic_spline.h) and the cubic Hermite with fourth-order
-// slopes (cubic_hermite.h). 2D: tensor-product spline and the paper's bicubic (tensor_spline.h, bicubic.h).
+// slopes (cubic_hermite.h). 2D: tensor-product spline and the paper's bicubic (tensor_spline.h, bicubic.h). 3D: the
+// tensor-product spline (tensor_spline_3d.h).
 // Both splines take their moments from SplineFitter, by the settings' spline_solve (tridiagonal solve or
 // inverse band).
 #pragma once
@@ -31,6 +32,7 @@
 #include "../quadrature/grid_nodes.h"
 #include "spline_fitter.h"
 #include "tensor_spline.h"
+#include "tensor_spline_3d.h"
 
 namespace bsde {
 
@@ -153,16 +155,20 @@ struct CubicSpline1D {
     }
 };
 
-struct TensorSpline2D {
+// The tensor-product splines, whose fitters take the spline's solve: FitterOf<Context>(context, M, x_min, dx, solve).
+template <template <class> class FitterOf>
+struct TensorSplineFamily {
     static constexpr bool solves_spline_moments = true;
     using AxisCell = SplineCell;
     template <class Context>
-    using Fitter = TensorSplineFitter<Context>;
+    using Fitter = FitterOf<Context>;
     template <class Context>
     static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, SplineOptions spline) {
         return Fitter<Context>(context, M, x_min, dx, spline.solve);
     }
 };
+using TensorSpline2D = TensorSplineFamily<TensorSplineFitter>;
+using TensorSpline3D = TensorSplineFamily<TensorSpline3DFitter>;
 
 // A family whose fitter takes no spline options: Fitter<Context>(context, M, x_min, dx).
 template <template <class> class FitterOf, class Cell>
@@ -187,7 +193,8 @@ decltype(auto) with_interpolation_family(InterpolationKind kind, F&& f) {
     switch (kind) {
     case InterpolationKind::spline:
         if constexpr (d == 1) return f(CubicSpline1D{});
-        else return f(TensorSpline2D{});
+        else if constexpr (d == 2) return f(TensorSpline2D{});
+        else return f(TensorSpline3D{});
     case InterpolationKind::hermite:
         if constexpr (d == 1) return f(CubicHermite1D{});
         else break;
