@@ -1,10 +1,10 @@
 // The interface of a problem: what a header in problems/ declares for the sweep, the command line and the tests
-// (docs/architecture.md, "Adding a problem"). Point = double in 1D, Vec2 in 2D (algorithms/core/point.h); every
+// (docs/architecture.md, "Adding a problem"). Point = double in 1D, Vec2 in 2D, Vec3 in 3D (algorithms/core/point.h); every
 // __host__ __device__ member runs on the GPU, so it uses no std:: containers or strings.
 //
 // Required:
 //   static constexpr const char* name, alias, description;   // --problem NAME or ALIAS; one line for `bsde problems`
-//   static constexpr int dimension;                           // d = 1 or 2: W and w in R^d
+//   static constexpr int dimension;                           // d = 1, 2 or 3: W and w in R^d
 //   static constexpr bool has_exact_solution;                 // exact_y and exact_z below, for the errors reported
 //   static constexpr double default_T, default_R;             // terminal time, half-width of the domain [-R, R]^d
 //   static constexpr int default_L;                           // Gauss-Hermite nodes per dimension
@@ -22,7 +22,7 @@
 //   __host__ __device__ auto driver_at(double t) const;   // f(t, ., ., .) with t's factors once (has_driver_at);
 //                                                     // an affine one (AffineDriver) runs the separable 2D pass
 //   __host__ __device__ double/KinkPoints/KinkLine terminal_kink() const;   // where g bends (has_terminal_kink:
-//                                                     // 1D one point or several, 2D a line): smoothing,
+//                                                     // 1D one point or several, 2D a line, 3D a plane): smoothing,
 //   static constexpr const char* kink_advice;         // the kinked rule, and how to move the kink into the domain
 //   __host__ __device__ Point state(double t, Point w) const;   // with value_gradient: the asset S(t, w) and
 //   __host__ __device__ Point value_gradient(double t, Point w, Point z) const;   // dV/dS (has_state_map)
@@ -58,7 +58,7 @@ template <class P, class = void>
 struct has_dimension : std::false_type {};
 template <class P>
 struct has_dimension<P, std::void_t<std::integral_constant<int, P::dimension>>>
-    : std::bool_constant<P::dimension == 1 || P::dimension == 2> {};
+    : std::bool_constant<P::dimension >= 1 && P::dimension <= 3> {};
 
 template <class P, class = void>
 struct has_defaults : std::false_type {};
@@ -103,7 +103,7 @@ constexpr bool check_problem_interface() {
     namespace pi = problem_interface;
     static_assert(pi::has_names<Problem>::value,
                   "a problem needs static constexpr const char* name, alias and description");
-    static_assert(pi::has_dimension<Problem>::value, "a problem needs static constexpr int dimension, 1 or 2");
+    static_assert(pi::has_dimension<Problem>::value, "a problem needs static constexpr int dimension, 1, 2 or 3");
     static_assert(pi::has_defaults<Problem>::value,
                   "a problem needs static constexpr bool has_exact_solution, double default_T and default_R, and int "
                   "default_L");

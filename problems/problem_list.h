@@ -11,9 +11,11 @@
 #include "bergman_option.h"
 #include "black_scholes_option.h"
 #include "exchange_option.h"
+#include "geometric_basket.h"
 #include "hjb_bsde.h"
 #include "log_sine_bsde.h"
 #include "logistic_bsde.h"
+#include "sine_sum_3d.h"
 #include "sine_sum_bsde.h"
 
 #define BSDE_PROBLEMS(X)  \
@@ -31,4 +33,6 @@
     X(hjb_1d)             \
     X(hjb_2d)             \
     X(bergman_option)     \
-    X(bergman_2d)
+    X(bergman_2d)         \
+    X(sine_sum_3d_bsde)   \
+    X(geometric_basket)

@@ -114,7 +114,7 @@ double drift_value(const ProblemParameters& given, const std::string& name, doub
 
 // The driver's gradient in z, df/dz, for the stability analysis (stability.h): c of an affine driver (driver_at
 // returning an AffineDriver, affine_driver.h), or what a problem whose driver is linear in z but not affine declares
-// as `driver_z_gradient()` (a double in 1D, a Vec2 in 2D); a problem with neither (ex2's z^2 e^(-t^2) / 2) is
+// as `driver_z_gradient()` (a point: a double in 1D, a Vec2 in 2D); a problem with neither (ex2's z^2 e^(-t^2) / 2) is
 // analysed without its driver's z term, as one whose driver does not read z (ex1). An affine driver's c may change
 // with t: the analysis, of frozen coefficients, takes the c of largest |c| at the times t = T q / 64, q = 0..64
 // (driver_z_gradient_samples), since the growth rises with |c| sqrt(dt) (docs/scheme.md, Stability).
@@ -128,8 +128,8 @@ constexpr int driver_z_gradient_samples = 64;
 
 // The problem's df/dz per axis over [0, T] (SchemeSettings::driver_z_gradient); zero where it has none.
 template <class Problem>
-std::array<double, 2> driver_z_gradient(const Problem& problem, double T) {
-    std::array<double, 2> gradient{0.0, 0.0};
+std::array<double, 3> driver_z_gradient(const Problem& problem, double T) {
+    std::array<double, 3> gradient{0.0, 0.0, 0.0};
     const auto take = [&](const Point<Problem::dimension>& c) {
         for (int k = 0; k < Problem::dimension; ++k) gradient[k] = component(c, k);
     };

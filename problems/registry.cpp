@@ -15,7 +15,7 @@ namespace bsde {
 namespace {
 
 template <class Problem>
-std::array<double, 2> constructed_driver_z_gradient(double T, const ProblemParameters& given) {
+std::array<double, 3> constructed_driver_z_gradient(double T, const ProblemParameters& given) {
     return driver_z_gradient(Problem(T, given), T);
 }
 
@@ -128,12 +128,10 @@ std::string drift_warning(const SchemeSettings& settings, const ProblemInfo& pro
         if (value != settings.problem_parameters.end())
             given += (given.empty() ? "--" : ", --") + value->first + " " + format_number(value->second);
     }
-    const std::array<double, 2>& c = settings.driver_z_gradient;
-    const double size = std::hypot(c[0], c[1]);
+    const std::array<double, 3>& c = settings.driver_z_gradient;
+    const double size = std::hypot(c[0], c[1], c[2]);
     if (given.empty() || !(size * std::sqrt(settings.T) > 1e-12)) return "";
-    const std::string gradient = problem.dimension == 1 ? format_number(c[0], "%.4g")
-                                                        : "(" + format_number(c[0] + 0.0, "%.4g") + ", " +  // not -0
-                                                              format_number(c[1] + 0.0, "%.4g") + ")";
+    const std::string gradient = format_components(c, problem.dimension, "%.4g");
     return given + ": the price does not depend on the drift, but this one gives the driver a z term, df/dz = " +
            gradient + " (|df/dz| sqrt(T) = " + format_number(size * std::sqrt(settings.T), "%.3g") +
            "), and the scheme's error grows with it; " + (drifts > 1 ? "the defaults, " : "the default, ") + removing +

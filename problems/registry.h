@@ -21,7 +21,7 @@ struct ProblemInfo {
     std::string driver_z_advice;            // SchemeSettings::driver_z_advice (problem_support.h)
     // Constructs the problem with T and the parameters given, which throws InputError for a parameter it does not
     // declare or a value it refuses, and returns its driver's gradient in z (SchemeSettings::driver_z_gradient).
-    std::array<double, 2> (*driver_z_gradient)(double T, const ProblemParameters& given);
+    std::array<double, 3> (*driver_z_gradient)(double T, const ProblemParameters& given);
     // Constructs the problem with settings.T and settings.problem_parameters and runs its checks of the grid
     // (algorithms/scheme/problem_grid_checks.h): throws InputError for a setting the sweep would refuse.
     void (*check_grid)(const SchemeSettings& settings);

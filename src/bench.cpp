@@ -85,10 +85,8 @@ BenchCase parse_case(const std::string& item) {
     if (preset) {  // PROBLEM-kK-nN
         PresetName name;
         if (!split_preset_name(head, name) || (problem = problem_named(name.problem)) == nullptr) {
-            std::string known;
-            for (const ProblemInfo& p : problem_infos()) known += (known.empty() ? "" : ", ") + p.alias;
-            throw InputError(where + quoted(head) + " is neither a problem (" + known +
-                             "), PROBLEM-kK-nN, surface-bs-call nor surface-exchange");
+            throw InputError(where + quoted(head) + " is neither a problem (`bsde problems` lists them), PROBLEM-kK-nN, "
+                             "surface-bs-call nor surface-exchange");
         }
         K = parse_integer(where + "K", name.K);  // digits: refused only beyond int's range
         N = parse_integer(where + "N", name.N);
@@ -204,6 +202,10 @@ const DriverCount driver_counts[] = {
     {"sine-sum", 3, 0, "", false},
     // -(r y + z_1 lambda_1 + z_2 lambda_2)
     {"exchange", 5, 0, "", true},
+    // 3/2 y - (z_1 + z_2 + z_3) / 3, an AffineDriver<3>: a + b y + c . z
+    {"sine-sum-3d", 7, 0, "", false},
+    // -(r y + z . lambda), an AffineDriver<3>
+    {"geometric-basket", 7, 0, "", true},
 };
 
 std::string interpolation_name(const BenchResult& r) {
@@ -269,6 +271,11 @@ std::vector<Backend> bench_backends(const Invocation& invocation) {
 //                        columns in one or two rows, for 256 points x L = 8 nodes along axis 2).
 //   2D, bicubic (BicubicEvaluator), 110 + driver: rule 1, interpolation 3 x 32 (Horner in t2 then t1: 4 x (3 + 1)
 //     multiply-adds), accumulation 13.
+//   3D, tensor spline (TensorSpline3DEvaluator), 627 + driver:
+//     rule 2          omega_l omega_m omega_o
+//     interpolation 608  per function 64 coefficients: 4 planes of 4 rows (9 per row, as in 2D), each plane's sum
+//                        times its weight and added (38 per plane, 152 per function), 4 functions
+//     accumulation 17 y, f (2 each), z_k (2 each), omega f (1), f dW_k (2 each)
 NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind interpolation,
                    double staged_sums_per_node) {
     NodeCost cost;
@@ -276,6 +283,10 @@ NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind 
         cost.rule = 0;
         cost.interpolation = 2 * 7;
         cost.accumulation = 9;
+    } else if (dimension == 3) {
+        cost.rule = 2;
+        cost.interpolation = 4 * 152;
+        cost.accumulation = 17;
     } else {
         cost.rule = 1;
         cost.interpolation = interpolation == InterpolationKind::bicubic ? 3 * 32

@@ -204,7 +204,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     else if (r.dimension == 1)
         out << ", spline " << to_string(s.spline) << moments << ", " << smoothing << "\n";
     else
-        out << ", d = 2, " << (r.M + 1) << "^2 points, " << s.L << "^2 Gauss-Hermite nodes, interpolation "
+        out << ", d = " << r.dimension << ", " << (r.M + 1) << "^" << r.dimension << " points, " << s.L << "^"
+            << r.dimension << " Gauss-Hermite nodes, interpolation "
             << to_string(s.interpolation) << moments << ", " << smoothing << "\n";
     out
         << "picard    at most " << s.picard_iterations << " iterations, tolerance " << s.picard_tolerance << " ("
@@ -217,7 +218,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     const std::string startup_grid =
         r.startup_refine > 1 ? ", on a grid of " + std::to_string(r.startup_refine) + " M = " +
                                    std::to_string(r.startup_refine * r.M) + " intervals" +
-                                   (r.dimension == 2 ? " per axis" : "")
+                                   (r.dimension > 1 ? " per axis" : "")
                              : "";
     if (s.K() == 1)
         out << "startup   none needed (K = 1)\n";
@@ -235,8 +236,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
     out << "backend   " << r.device << "\n";
     print_value(out, "y_0      ", r.y0, r.has_exact, r.y0_exact);
     for (std::size_t k = 0; k < r.z0.size(); ++k)
-        print_value(out, r.z0.size() == 1 ? "z_0      " : k == 0 ? "z_0[1]   " : "z_0[2]   ", r.z0[k], r.has_exact,
-                    r.has_exact ? r.z0_exact[k] : 0.0);
+        print_value(out, r.z0.size() == 1 ? "z_0      " : ("z_0[" + std::to_string(k + 1) + "]   ").c_str(), r.z0[k],
+                    r.has_exact, r.has_exact ? r.z0_exact[k] : 0.0);
     if (r.has_state) {
         const std::size_t points = r.y.size(), centre = points / 2;  // w = 0
         out << "at S = " << std::setprecision(12);
@@ -245,7 +246,7 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
         out << (r.dimension > 1 ? ")" : "") << ":\n";
         print_value(out, "price    ", r.y0, true, r.y0_exact);
         for (int k = 0; k < r.dimension; ++k)
-            print_value(out, r.dimension == 1 ? "delta    " : k == 0 ? "delta_1  " : "delta_2  ",
+            print_value(out, r.dimension == 1 ? "delta    " : ("delta_" + std::to_string(k + 1) + "  ").c_str(),
                         r.gradient[k * points + centre], true, r.gradient_exact[k * points + centre]);
     }
     if (r.has_exercise_boundary) out << "exercise  " << describe_exercise_boundary(r.exercise_boundary) << "\n";
@@ -274,7 +275,8 @@ void print_solve_report(std::ostream& out, const Invocation& inv, const SolveRes
 
 // One row per grid point: w (w1, w2 in 2D), y, z (z1, z2), the exact values and errors, and for the
 // options the spot (S1, S2), price and delta (delta1, delta2), exact and errors, and in_spots (1 where the spots lie in
-// the range, 0 elsewhere).
+// the range, 0 elsewhere). In 3D the rows of the slice w3 = 0 alone (i_3 = M/2): the whole grid's (M+1)^3 rows would
+// be a file of gigabytes at the grids a 3D solve needs.
 void write_solution_csv(std::ostream& out, const SolveResult& r, const std::vector<SpotRange>& spots) {
     const int d = r.dimension;
     const std::size_t points = r.y.size();
@@ -294,7 +296,9 @@ void write_solution_csv(std::ostream& out, const SolveResult& r, const std::vect
     const auto columns = [&](std::size_t i, const std::vector<double>& v, const std::vector<double>* minus = nullptr) {
         for (int k = 0; k < d; ++k) out << "," << v[k * points + i] - (minus ? (*minus)[k * points + i] : 0.0);
     };
+    const std::size_t per_axis = static_cast<std::size_t>(r.M) + 1;
     for (std::size_t i = 0; i < points; ++i) {
+        if (d == 3 && i % per_axis != per_axis / 2) continue;
         for (int k = 0; k < d; ++k) out << (k ? "," : "") << r.w[k * points + i];
         out << "," << r.y[i];
         columns(i, r.z);

@@ -10,12 +10,16 @@
 namespace bsde {
 namespace {
 
-// The grid of a result: M + 1 points per axis, point p = i_1 (M+1) + i_2 in 2D.
+// The grid of a result: M + 1 points per axis, point p = i_1 (M+1) + i_2 in 2D, (i_1 (M+1) + i_2)(M+1) + i_3 in 3D.
 struct GridAxes {
     int d;
     std::size_t points, per_axis;
-    std::size_t stride(int k) const { return d == 1 || k == 1 ? 1 : per_axis; }
-    std::size_t index(std::size_t p, int k) const { return d == 1 ? p : k == 0 ? p / per_axis : p % per_axis; }
+    std::size_t stride(int k) const {  // (M+1)^(d-1-k)
+        std::size_t s = 1;
+        for (int later = k + 1; later < d; ++later) s *= per_axis;
+        return s;
+    }
+    std::size_t index(std::size_t p, int k) const { return p / stride(k) % per_axis; }
     // whether the difference's stencil, two points either side along every axis, lies in the grid
     bool stencil_fits(std::size_t p) const {
         for (int k = 0; k < d; ++k)

@@ -248,8 +248,9 @@ BOOST_AUTO_TEST_CASE(coefficients_and_grid) {
     }
     check_prints({"--help"}, "- delta, which removes the driver's z term)");  // wrapped before
     check_prints({"--help"}, "--r X                  interest rate (ex3, ex3-put, american-put, ");  // wrapped here
-    check_prints({"--help"}, "american-call: default 0.03; ex5, american-exchange: \n");
-    check_prints({"--help"}, "--delta1 X             dividend yield of asset 1 (ex5: default 0; \n");
+    check_prints({"--help"}, "american-call: default 0.03; ex5, american-exchange, \n"
+                             "                         basket3: default 0.05)\n");
+    check_prints({"--help"}, "--delta1 X             dividend yield of asset 1 (ex5, basket3: default 0; \n");
     check_prints({"--help"}, "--rho X                correlation of the assets, in (-1, 1) (ex5, \n"
                              "                         american-exchange, rates2: default 0)\n");  // three problems' defaults
 }

@@ -149,6 +149,11 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_config_files) {
          "--interp bicubic: only for 2D problems (1D problems take spline or hermite)"},
         {{"solve", "--problem", "ex4", "--interp", "hermite"}, 2,
          "--interp hermite: only for 1D problems (2D problems take spline or bicubic)"},
+        // a 3D problem takes the tensor spline alone
+        {{"solve", "--problem", "ex4-3d", "--interp", "bicubic"}, 2,
+         "--interp bicubic: only for 2D problems (3D problems take spline)"},
+        {{"solve", "--problem", "basket3", "--interp", "hermite"}, 2,
+         "--interp hermite: only for 1D problems (3D problems take spline)"},
         {{"solve", "--problem", "ex1", "--interp", "hermite", "--spline", "natural"}, 2,
          "--spline: only for --interp spline (the hermite interpolation has no end condition)"},
         {{"solve", "--problem", "ex2", "--interp", "hermite", "--spline-solve", "inverse-band"}, 2,

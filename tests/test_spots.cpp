@@ -264,7 +264,7 @@ BOOST_AUTO_TEST_CASE(the_drift_defaults_remove_the_driver_z_term) {
         BOOST_CHECK_MESSAGE(call == 0.0 && put == 0.0,
                             "r = " << r << ", delta = " << delta << ": df/dz expected 0, got " << call << ", " << put);
         BOOST_CHECK_MESSAGE(black_scholes_call(2.0, p).mu == r - delta, "mu expected r - delta");
-        const std::array<double, 2> registered = find_problem("bs-call").driver_z_gradient(2.0, p);
+        const std::array<double, 3> registered = find_problem("bs-call").driver_z_gradient(2.0, p);
         BOOST_CHECK_MESSAGE(registered[0] == 0.0, "registry: df/dz expected 0, got " << registered[0]);
     }
     for (const double rho : {0.0, 0.9, -0.999999}) {

@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(a_time_dependent_driver_z_gradient_is_read_where_largest) {
                        "[0, T]: c(t) = -4 t (T - t) / T^2 with T = 2 gives c(1) = -1; c(t) = (1/2 + t, -2 t) with "
                        "T = 0.5 gives c(0.5) = (1, -1)");
     const struct {
-        std::array<double, 2> got, expected;
+        std::array<double, 3> got, expected;
     } cases[] = {{driver_z_gradient(GradientLargestMidRun{2.0}, 2.0), {-1.0, 0.0}},
                  {driver_z_gradient(GradientLargestAtEnd{}, 0.5), {1.0, -1.0}}};
     for (std::size_t i = 0; i < std::size(cases); ++i)

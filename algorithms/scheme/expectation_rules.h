@@ -16,9 +16,11 @@
 //     s = ceil(2 dx / sqrt(v)), with 5-point Gauss-Legendre on each, over |dW| <= 8.5 sqrt(v) rounded
 //     out to whole cells (the normal mass beyond is below 2e-17).
 //   KinkLineExpectation: the same for the terminal layer of 2D data kinked along a line (Example 5): Gauss-
-//     Hermite along the line, composite Gauss-Legendre across it, resolving a band of a few dx (below).
+//     Hermite along the line, composite Gauss-Legendre across it, resolving a band of a few dx (below);
+//     KinkPlaneExpectation the same in 3D across a plane (KinkFlatExpectation).
 #pragma once
 #include <cmath>
+#include <type_traits>
 
 #include "../quadrature/gauss_legendre.h"
 #include "../quadrature/grid_nodes.h"
@@ -29,7 +31,8 @@
 
 namespace bsde {
 
-// In 2D the tensor product: dW = sqrt(2 v) (a_l, a_m), omega = omega_l omega_m / pi (Sink::dimension says which).
+// In 2D and 3D the tensor product: dW = sqrt(2 v) (a_l, a_m(, a_o)), omega = omega_l omega_m (omega_o) / pi^(d/2)
+// (Sink::dimension says which).
 struct GaussHermiteExpectation {
     const double* nodes;    // a_l
     const double* weights;  // omega_l / sqrt(pi)
@@ -39,12 +42,18 @@ struct GaussHermiteExpectation {
         const double shift = sqrt(2.0 * variance);
         if constexpr (Sink::dimension == 1) {
             for (int l = lanes.lane(); l < L; l += Lanes::size) sink.add(shift * nodes[l], weights[l]);
-        } else {
+        } else if constexpr (Sink::dimension == 2) {
             // nested, so that whatever depends on the first component only (where the sink's interpolant
             // locates it along axis 1) stays out of the inner loop; the lanes share the inner nodes
             for (int l = 0; l < L; ++l)
                 for (int m = lanes.lane(); m < L; m += Lanes::size)
                     sink.add(Vec2{{shift * nodes[l], shift * nodes[m]}}, weights[l] * weights[m]);
+        } else {
+            for (int l = 0; l < L; ++l)
+                for (int m = 0; m < L; ++m)
+                    for (int o = lanes.lane(); o < L; o += Lanes::size)
+                        sink.add(Vec3{{shift * nodes[l], shift * nodes[m], shift * nodes[o]}},
+                                 weights[l] * weights[m] * weights[o]);
         }
     }
 };
@@ -81,7 +90,7 @@ struct LayerNodeShare {
 
 // The nodes of GaussHermiteExpectation for the layers j = 1..K of a step, variance j dt, from a table of
 // AxisNode rows (row j - 1: dW = sqrt(2 j dt) a_l, omega_l / sqrt(pi) and the interpolation's shift of
-// dW). In 2D the tensor product of a row with itself, axis 1 outer as in GaussHermiteExpectation.
+// dW). In 2D and 3D the tensor product of a row with itself, axis 1 outer as in GaussHermiteExpectation.
 //
 // In 2D, where the sink's evaluator has the staged form (stages_rows: the tensor spline) and the lanes are a
 // block that stages (cuda), and stage.stride > 0 (the sweep's choice: the block's stage fits), the rule runs by
@@ -101,8 +110,8 @@ struct GaussHermiteOnGrid {
         return nodes;
     }
 
-    // The rule of layer j into sink. 1D: the nodes of `nodes` (run()); 2D: every node (`nodes` unused), the lanes
-    // taking the nodes along axis 2 in turn.
+    // The rule of layer j into sink. 1D: the nodes of `nodes` (run()); 2D, 3D: every node (`nodes` unused), the
+    // lanes taking the nodes along the last axis in turn.
     template <class Sink, class Lanes = SingleLane>
     __host__ __device__ void operator()(int j, Sink& sink, const Lanes& lanes, const NodeRun& nodes) const {
         const AxisNode<Shift>* row = table + (j - 1) * L;
@@ -137,9 +146,19 @@ struct GaussHermiteOnGrid {
                     return;
                 }
             }
-            for (int l = 0; l < L; ++l) {
-                const AxisNode<Shift> along1 = row[l];
-                for (int m = lanes.lane(); m < L; m += Lanes::size) sink.add_node(along1, row[m]);
+            if constexpr (Sink::dimension == 2) {
+                for (int l = 0; l < L; ++l) {
+                    const AxisNode<Shift> along1 = row[l];
+                    for (int m = lanes.lane(); m < L; m += Lanes::size) sink.add_node(along1, row[m]);
+                }
+            } else {
+                for (int l = 0; l < L; ++l) {
+                    const AxisNode<Shift> along1 = row[l];
+                    for (int m = 0; m < L; ++m) {
+                        const AxisNode<Shift> along2 = row[m];
+                        for (int o = lanes.lane(); o < L; o += Lanes::size) sink.add_node(along1, along2, row[o]);
+                    }
+                }
             }
         }
     }
@@ -237,11 +256,15 @@ __host__ __device__ void normal_density_panels(double lo, double hi, double widt
 // little against the tensor rule everywhere. With the tensor rule on the smoothed terminal layer, Example 5's
 // y errors (K = 3, N = 8, 16, 32, 64) go 4.2e-4, 8.2e-6, 1.2e-5, 1.4e-7; with this rule 1.2e-4, 8.2e-6,
 // 6.2e-7, 6.1e-8 (z: 7.4e-4, 1.5e-5, 5.7e-6, 3.1e-7 against 1.6e-4, 1.8e-5, 2.1e-6, 2.9e-7).
-struct KinkLineExpectation {
+// 3D, data kinked on the plane {w : n . w = c} (KinkPlane): the same with Gauss-Hermite over the plane's two tangent
+// directions (PlaneTangents), (8 * 5 + 4 * 16) L^2 nodes at most. KinkLineExpectation and KinkPlaneExpectation.
+template <int d>
+struct KinkFlatExpectation {
+    static_assert(d == 2 || d == 3, "a kink line in 2D, a kink plane in 3D");
     const double* nodes;    // a_l
     const double* weights;  // omega_l / sqrt(pi)
     int L;
-    KinkLine kink;
+    KinkFlat<d> kink;
     double dx;
     // half-width of the resolved band, in dx: the smoothing kernel's half-width and the cell over which the
     // interpolant carries the bend, at least 4 (KreissKernel::half_width() + 1: 4 for Phi_4, 6 for Phi_6)
@@ -251,7 +274,8 @@ struct KinkLineExpectation {
     static constexpr double outer_panel = 17.0 / 3.0;  // panel width outside the band, in sd (<= 4 panels)
 
     template <class Sink, class Lanes = SingleLane>
-    __host__ __device__ void operator()(double variance, const Vec2& w, Sink& sink, const Lanes& lanes = Lanes{}) const {
+    __host__ __device__ void operator()(double variance, const Point<d>& w, Sink& sink,
+                                        const Lanes& lanes = Lanes{}) const {
         if (resolves(variance, w))
             resolved(variance, w, sink, lanes);
         else
@@ -259,46 +283,61 @@ struct KinkLineExpectation {
     }
 
     // Whether the band reaches into [-8.5 sd, 8.5 sd] at w: |u*| < 8.5 sd + band dx, within resolved_half_width of the
-    // line.
+    // kink.
     __host__ __device__ double resolved_half_width(double variance) const { return reach * sqrt(variance) + band * dx; }
-    __host__ __device__ bool resolves(double variance, const Vec2& w) const {
+    __host__ __device__ bool resolves(double variance, const Point<d>& w) const {
         return fabs(kink.distance(w)) < resolved_half_width(variance);
     }
 
-    // The rule at a point w that it resolves: the panels in u times Gauss-Hermite in v.
+    // The rule at a point w that it resolves: the panels in u times Gauss-Hermite along the kink.
     template <class Sink, class Lanes = SingleLane>
-    __host__ __device__ void resolved(double variance, const Vec2& w, Sink& sink, const Lanes& lanes = Lanes{}) const {
+    __host__ __device__ void resolved(double variance, const Point<d>& w, Sink& sink,
+                                      const Lanes& lanes = Lanes{}) const {
         const double sd = sqrt(variance);
         const double u_star = -kink.distance(w), U = reach * sd, B = band * dx;
         const double a = clamp(u_star - B, U), c = clamp(u_star, U), b = clamp(u_star + B, U);
         const double width = band_panel * dx < 0.5 * sd ? band_panel * dx : 0.5 * sd;
-        panels<GaussLegendre5>(a, c, width, variance, sink, lanes);
-        panels<GaussLegendre5>(c, b, width, variance, sink, lanes);
-        panels<GaussLegendre16>(-U, a, outer_panel * sd, variance, sink, lanes);
-        panels<GaussLegendre16>(b, U, outer_panel * sd, variance, sink, lanes);
+        const AlongTheKink<Sink> along{*this, sink, sqrt(2.0 * variance), tangents()};
+        normal_density_panels<GaussLegendre5>(a, c, width, variance, along, lanes);
+        normal_density_panels<GaussLegendre5>(c, b, width, variance, along, lanes);
+        normal_density_panels<GaussLegendre16>(-U, a, outer_panel * sd, variance, along, lanes);
+        normal_density_panels<GaussLegendre16>(b, U, outer_panel * sd, variance, along, lanes);
     }
 
 private:
     __host__ __device__ static double clamp(double x, double U) { return x < -U ? -U : (x > U ? U : x); }
 
-    // [lo, hi] in panels (normal_density_panels) times the tensor Gauss-Hermite line in v: each lane takes all L
-    // nodes in v of its nodes in u, so that a node's weight in u (its exp) is made once.
-    template <class Rule, class Sink, class Lanes>
-    __host__ __device__ void panels(double lo, double hi, double width, double variance, Sink& sink,
-                                    const Lanes& lanes) const {
-        normal_density_panels<Rule>(lo, hi, width, variance, AlongTheLine<Sink>{*this, sink, sqrt(2.0 * variance)},
-                                    lanes);
+    struct NoTangents {};
+    using Tangents = std::conditional_t<d == 2, NoTangents, PlaneTangents>;  // of the plane in 3D
+    __host__ __device__ Tangents tangents() const {
+        if constexpr (d == 2)
+            return NoTangents{};
+        else
+            return PlaneTangents::of(kink.normal);
     }
+    // A node u across the kink with its weight omega_u times the tensor Gauss-Hermite nodes along it: each lane takes
+    // all L^(d-1) nodes along the kink of its nodes in u, so that a node's weight in u (its exp) is made once.
     template <class Sink>
-    struct AlongTheLine {
-        const KinkLineExpectation& rule;
+    struct AlongTheKink {
+        const KinkFlatExpectation& rule;
         Sink& sink;
         double shift;  // sqrt(2 v)
+        Tangents tangents;
         __host__ __device__ void operator()(double u, double omega_u) const {
-            for (int l = 0; l < rule.L; ++l)
-                sink.add(across_and_along(rule.kink.normal, u, shift * rule.nodes[l]), omega_u * rule.weights[l]);
+            for (int l = 0; l < rule.L; ++l) {
+                if constexpr (d == 2) {
+                    sink.add(across_and_along(rule.kink.normal, u, shift * rule.nodes[l]), omega_u * rule.weights[l]);
+                } else {
+                    for (int m = 0; m < rule.L; ++m)
+                        sink.add(tangents.across_and_along(rule.kink.normal, u, shift * rule.nodes[l],
+                                                           shift * rule.nodes[m]),
+                                 omega_u * rule.weights[l] * rule.weights[m]);
+                }
+            }
         }
     };
 };
+using KinkLineExpectation = KinkFlatExpectation<2>;
+using KinkPlaneExpectation = KinkFlatExpectation<3>;
 
 }  // namespace bsde

@@ -10,14 +10,22 @@ struct TimeGrid {
 };
 
 // Uniform grid in W-space: M intervals per dimension, w_i = -R + i dx, centre w = 0 at i = M / 2;
-// in 2D (M + 1)^2 points, point i_1 (M + 1) + i_2.
+// in 2D (M + 1)^2 points, point i_1 (M + 1) + i_2; in 3D (M + 1)^3, point (i_1 (M + 1) + i_2)(M + 1) + i_3.
 struct SpaceGrid {
     int M;
     double R;
     int dimension = 1;
     double dx() const { return 2 * R / M; }
-    int points() const { return dimension == 1 ? M + 1 : (M + 1) * (M + 1); }
-    int centre() const { return dimension == 1 ? M / 2 : (M / 2) * (M + 1) + M / 2; }
+    int points() const {
+        int p = 1;
+        for (int k = 0; k < dimension; ++k) p *= M + 1;
+        return p;
+    }
+    int centre() const {  // (M/2, .., M/2)
+        int i = 0;
+        for (int k = 0; k < dimension; ++k) i = i * (M + 1) + M / 2;
+        return i;
+    }
     double point(int i) const { return -R + i * dx(); }  // coordinate of index i along one axis
 };
 

@@ -3,6 +3,7 @@
 // which z takes where the constraint binds. The sweep projects each new layer onto y >= h (ObstacleProjection,
 // sweep_functors.h); the terminal data must already satisfy it (check_terminal_data_above_obstacle).
 #pragma once
+#include <array>
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -56,14 +57,14 @@ void check_terminal_data_above_obstacle(const Problem& problem, const SpaceGrid&
     if constexpr (has_obstacle<Problem>::value) {
         constexpr int d = Problem::dimension;
         const int per_axis = space.M + 1;
-        for (int i = 0; i < space.points(); ++i) {  // point i_1 (M + 1) + i_2 in 2D
+        for (int i = 0; i < space.points(); ++i) {  // point (i_1 (M + 1) + i_2)(M + 1) + i_3, the last axis fastest
             Point<d> w{};
-            component(w, 0) = space.point(d == 1 ? i : i / per_axis);
-            if constexpr (d == 2) component(w, 1) = space.point(i % per_axis);
+            for (int k = d - 1, rest = i; k >= 0; --k, rest /= per_axis) component(w, k) = space.point(rest % per_axis);
             const double g = problem.terminal_y(w), h = problem.obstacle(T, w);
             if (g < h - 1e-14 * (std::fabs(g) + std::fabs(h))) {
-                std::string at = format_number(component(w, 0));
-                if constexpr (d == 2) at = "(" + at + ", " + format_number(component(w, 1)) + ")";
+                std::array<double, 3> components{};
+                for (int k = 0; k < d; ++k) components[k] = component(w, k);
+                const std::string at = format_components(components, d);
                 throw InputError(std::string("problem ") + Problem::name + ": its terminal data lie below its obstacle "
                                  "at w = " + at + " (g = " + format_number(g) + " < h(T, w) = " + format_number(h) +
                                  "); a reflected BSDE needs g >= h at T");

@@ -46,9 +46,10 @@ void check_problem_against_grid(const Problem& problem, const SchemeSettings& s)
                                       format_number(-s.R / 2) + ", " + format_number(s.R / 2) + "]",
                                   std::fabs(kinks.at[k]));
         } else {
-            const KinkLine kink = problem.terminal_kink();
+            const auto kink = problem.terminal_kink();  // a line in 2D, a plane in 3D
             if (!(std::fabs(kink.offset) <= s.R / 2))
-                throw outside("line lies " + format_number(std::fabs(kink.offset)) + " from w = 0, beyond R/2 = " +
+                throw outside(std::string(Problem::dimension == 2 ? "line" : "plane") + " lies " +
+                                  format_number(std::fabs(kink.offset)) + " from w = 0, beyond R/2 = " +
                                   format_number(s.R / 2),
                               std::fabs(kink.offset));
         }

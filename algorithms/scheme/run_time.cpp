@@ -20,6 +20,7 @@ RunWork run_work(const SchemeSettings& s, int dimension, bool separable) {
         const double side = intervals + 1.0;
         if (dimension == 1) return side * L;
         if (separable) return L * (side * (intervals + 3.0) + side * side);
+        if (dimension == 3) return node_cost_3d * side * side * side * L * L * L;
         return node_cost_2d * side * side * L * L;
     };
     RunWork work;

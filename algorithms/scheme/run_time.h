@@ -19,9 +19,11 @@ struct RunWork {
 // A 2D node evaluation in 1D ones: the tensor spline's or the bicubic's interpolant takes some 110 flops of the
 // node's 125, the 1D spline's 14 of 30, but a 1D node's exp (ex2's driver) costs about as much again.
 constexpr double node_cost_2d = 2.0;
+// A 3D node: the tensor spline's 64 coefficients and 84 weight products a function against 2D's 16 and 20.
+constexpr double node_cost_3d = 4 * node_cost_2d;
 
 // The layer reads of node_evaluations (settings.h) on each part's grid, L^d nodes at each of its points, 2D ones at
-// node_cost_2d; where the 2D steps run the separable pass (separable_pass.h), a layer read is instead its axis sums,
+// node_cost_2d, 3D ones at node_cost_3d; where the 2D steps run the separable pass (separable_pass.h), a layer read is instead its axis sums,
 // L-term sums at (M+1)(M+3) + (M+1)^2 points, each one node's worth. Adds the kinked rule's evaluations in 1D
 // (settings.terminal_kinked).
 RunWork run_work(const SchemeSettings& settings, int dimension, bool separable);

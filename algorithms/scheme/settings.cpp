@@ -75,9 +75,11 @@ void check_multistep_order(const std::string& name, int K) {
 
 void validate(const SchemeSettings& s, int dimension) {
     require(s.interpolation != InterpolationKind::bicubic || dimension == 2,
-            "--interp bicubic: only for 2D problems (1D problems take spline or hermite)");
+            std::string("--interp bicubic: only for 2D problems (") +
+                (dimension == 1 ? "1D problems take spline or hermite" : "3D problems take spline") + ")");
     require(s.interpolation != InterpolationKind::hermite || dimension == 1,
-            "--interp hermite: only for 1D problems (2D problems take spline or bicubic)");
+            std::string("--interp hermite: only for 1D problems (") +
+                (dimension == 2 ? "2D problems take spline or bicubic" : "3D problems take spline") + ")");
     check_multistep_order("--Ky", s.Ky);
     check_multistep_order("--Kz", s.Kz);
     require(s.N >= s.K() + 1, "--N " + std::to_string(s.N) + ": must be >= K + 1 = " + std::to_string(s.K() + 1) +
@@ -150,18 +152,22 @@ void validate(const SchemeSettings& s, int dimension) {
                      : ""));
 
     // The fully discrete scheme's stability on this grid (stability.h).
-    if (!std::isfinite(s.driver_z_gradient[0]) || !std::isfinite(s.driver_z_gradient[1])) {
+    if (!std::isfinite(s.driver_z_gradient[0] + s.driver_z_gradient[1] + s.driver_z_gradient[2])) {
         std::string given;
         for (const auto& [name, value] : s.problem_parameters)
             given += (given.empty() ? "" : ", ") + ("--" + name + " " + format_number(value));
         throw InputError("the problem's parameters" + (given.empty() ? "" : " (" + given + ")") +
                          " make its driver's gradient in z, df/dz = " +
-                         (dimension == 1 ? format_number(s.driver_z_gradient[0])
-                                         : "(" + format_number(s.driver_z_gradient[0]) + ", " +
-                                               format_number(s.driver_z_gradient[1]) + ")") +
+                         format_components(s.driver_z_gradient, dimension) +
                          ", infinite");
     }
     if (!s.allow_unstable) require_stable(s, dimension, allow_unstable_advice);
+}
+
+std::string format_components(const std::array<double, 3>& c, int dimension, const char* spec) {
+    std::string text;
+    for (int k = 0; k < dimension; ++k) text += (k > 0 ? ", " : "") + format_number(c[k] + 0.0, spec);
+    return dimension == 1 ? text : "(" + text + ")";
 }
 
 void require_stable(const SchemeSettings& s, int dimension, const std::string& advice) {

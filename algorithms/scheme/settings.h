@@ -59,7 +59,7 @@ struct SchemeSettings {
     // The problem's driver's gradient in z (per axis) where the driver is linear in z, else 0: for the stability
     // analysis (stability.h), which a large one makes unstable. Set from the problem and its parameters
     // (ProblemInfo::driver_z_gradient, problems/registry.h).
-    std::array<double, 2> driver_z_gradient{0.0, 0.0};
+    std::array<double, 3> driver_z_gradient{0.0, 0.0, 0.0};  // components 0..d-1
     // What the problem's parameters can do about that term, for the stability refusal's remedy where it is the cause
     // (ProblemInfo::driver_z_advice); "" where the problem says nothing.
     std::string driver_z_advice;
@@ -165,6 +165,10 @@ constexpr int max_points_per_call = 3;
 // Throws InputError naming the option for any setting outside its range, an interpolation that does not exist
 // in this dimension, and a space grid whose (M+1)^dimension points the sweep cannot index (32-bit indices).
 void validate(const SchemeSettings& settings, int dimension = 1);
+
+// A vector's first `dimension` components as the messages print them: c_1 in 1D, "(c_1, ..., c_d)" else, each by
+// format_number with `spec` (0 for -0).
+std::string format_components(const std::array<double, 3>& c, int dimension, const char* spec = "%.15g");
 
 // Throws InputError, the stability warning (stability.h) and then `advice`, where the settings' grid modes grow by
 // more than stability_error_growth over the run: validate()'s check unless settings.allow_unstable, with

@@ -30,15 +30,18 @@ AxisCellForms axis_cell_forms(InterpolationKind kind, int dimension) {
         using Cell = typename decltype(family)::AxisCell;
         return AxisCellForms{&Cell::weights, &Cell::mode_data_factor};
     };
-    return dimension == 1 ? with_interpolation_family<1>(kind, forms) : with_interpolation_family<2>(kind, forms);
+    return dimension == 1   ? with_interpolation_family<1>(kind, forms)
+           : dimension == 2 ? with_interpolation_family<2>(kind, forms)
+                            : with_interpolation_family<3>(kind, forms);
 }
 
 constexpr double pi = 3.14159265358979323846;
 
-// Modes sampled: theta = pi k / modes_1d, k = 1..modes_1d (1D); pi k / modes_2d per axis, k = 0..modes_2d along
-// axis 1 and -modes_2d..modes_2d along axis 2 (2D).
+// Modes sampled: theta = pi k / modes_1d, k = 1..modes_1d (1D); pi k / modes_d per axis, k = 0..modes_d along
+// axis 1 and -modes_d..modes_d along the others (2D, 3D; 17 x 33^2 modes in 3D, each refined below).
 constexpr int modes_1d = 1024;
 constexpr int modes_2d = 64;
+constexpr int modes_3d = 16;
 
 // The largest |root| of the polynomial with these coefficients (highest power first, the first nonzero), by the
 // Durand-Kerner iteration on its monic form.
@@ -87,57 +90,77 @@ public:
         for (double w : rule.weights) weights_.push_back(w / std::sqrt(pi));
     }
 
-    // A scan of the modes theta = pi k / modes along each axis (theta_1 in [0, pi], theta_2 in [-pi, pi]: a mode and
-    // its conjugate grow alike), then the best one refined twice on a grid of spacing a quarter of the last around it.
+    // A scan of the modes theta = pi k / modes along each axis (theta_1 in [0, pi], the others in [-pi, pi]: a mode
+    // and its conjugate grow alike), then the best one refined twice on a grid of spacing a quarter of the last around
+    // it.
     StabilityEstimate estimate() const {
         StabilityEstimate worst;
         worst.growth_per_step = -1.0;
         worst.dimension = dimension_;
-        const auto consider = [&](double theta1, const AxisFactors& axis1, double theta2, const AxisFactors& axis2) {
-            // r_j of the mode, and c . u_j: the driver's z term, c = df/dz, u_j = E_j[mode dW] per axis
-            std::vector<Complex> r = axis1.r, driver(K_);
+        // r_j of the mode, the product of its axes' r_j, and c . u_j: the driver's z term, c = df/dz,
+        // u_j = E_j[mode dW], whose component k takes q_j along axis k and r_j along the others
+        const auto consider = [&](const double theta[3], const AxisFactors* const axes[3]) {
+            std::vector<Complex> r(K_), driver(K_);
             for (int j = 0; j < K_; ++j) {
-                driver[j] = driver_z_gradient_[0] * axis1.q[j];
-                if (dimension_ == 2) {
-                    r[j] *= axis2.r[j];
-                    driver[j] = driver[j] * axis2.r[j] + driver_z_gradient_[1] * axis1.r[j] * axis2.q[j];
+                Complex product = 1.0, drive = 0.0;
+                for (int k = 0; k < dimension_; ++k) {
+                    drive = drive * axes[k]->r[j] + driver_z_gradient_[k] * product * axes[k]->q[j];
+                    product *= axes[k]->r[j];
                 }
+                r[j] = product;
+                driver[j] = drive;
             }
             bool z = true;
             const double growth = growth_of(r, driver, z);
             if (growth > worst.growth_per_step) {
                 worst.growth_per_step = growth;
-                worst.theta[0] = theta1;
-                worst.theta[1] = theta2;
+                for (int k = 0; k < 3; ++k) worst.theta[k] = theta[k];
                 worst.z_recursion = z;
             }
         };
-        const int modes = dimension_ == 1 ? modes_1d : modes_2d;
+        // every mode of the box theta_1 in first[0]..last[0], ... (steps of `spacing` about `centre`), within
+        // [0, pi] x [-pi, pi]^(d-1) and not the constant mode
+        const auto scan = [&](const double centre[3], double spacing, const int first[3], const int last[3],
+                              const auto& factors) {
+            int k[3] = {first[0], first[1], first[2]};
+            while (k[0] <= last[0]) {
+                double theta[3] = {0, 0, 0};
+                bool inside = true, constant = true;
+                const AxisFactors* axes[3] = {nullptr, nullptr, nullptr};
+                for (int a = 0; a < dimension_; ++a) {
+                    theta[a] = centre[a] + k[a] * spacing;
+                    inside = inside && theta[a] >= (a == 0 ? 0.0 : -pi) && theta[a] <= pi;
+                    constant = constant && theta[a] == 0;
+                }
+                if (inside && !constant) {
+                    for (int a = 0; a < dimension_; ++a) axes[a] = &factors(a, k[a], theta[a]);
+                    consider(theta, axes);
+                }
+                int a = dimension_ - 1;  // the next index tuple, the last axis fastest
+                while (a > 0 && k[a] == last[a]) {
+                    k[a] = first[a];
+                    --a;
+                }
+                ++k[a];
+            }
+        };
+        const int modes = dimension_ == 1 ? modes_1d : dimension_ == 2 ? modes_2d : modes_3d;
         std::vector<AxisFactors> axis(2 * modes + 1);  // along one axis at theta = pi k / modes, at index k + modes
         for (int k = dimension_ == 1 ? 0 : -modes; k <= modes; ++k) axis[k + modes] = layer_factors(pi * k / modes);
-        // theta = 0 along every axis is the constant mode, which the scheme keeps (r_j = 1, a root 1): left out.
-        if (dimension_ == 1) {
-            for (int k = 1; k <= modes; ++k) consider(pi * k / modes, axis[k + modes], 0.0, axis[modes]);
-        } else {
-            for (int k1 = 0; k1 <= modes; ++k1)
-                for (int k2 = -modes; k2 <= modes; ++k2)
-                    if (k1 != 0 || k2 != 0)
-                        consider(pi * k1 / modes, axis[k1 + modes], pi * k2 / modes, axis[k2 + modes]);
-        }
+        const double origin[3] = {0, 0, 0};
+        const int low[3] = {0, -modes, -modes}, high[3] = {modes, modes, modes};
+        scan(origin, pi / modes, low, high, [&](int, int k, double) -> const AxisFactors& { return axis[k + modes]; });
         double spacing = pi / modes;
         for (int round = 0; round < 2; ++round) {
-            const double centre[2] = {worst.theta[0], worst.theta[1]};
+            const double centre[3] = {worst.theta[0], worst.theta[1], worst.theta[2]};
             spacing /= 4;
-            for (int a = -4; a <= 4; ++a) {
-                const double theta1 = centre[0] + a * spacing;
-                if (theta1 < 0 || theta1 > pi || (dimension_ == 1 && theta1 == 0)) continue;
-                const AxisFactors axis1 = layer_factors(theta1);
-                for (int b = dimension_ == 1 ? 0 : -4; b <= (dimension_ == 1 ? 0 : 4); ++b) {
-                    const double theta2 = centre[1] + b * spacing;
-                    if (dimension_ == 2 && (theta2 < -pi || theta2 > pi || (theta1 == 0 && theta2 == 0))) continue;
-                    consider(theta1, axis1, theta2, dimension_ == 2 ? layer_factors(theta2) : axis1);
-                }
-            }
+            const int near_low[3] = {-4, -4, -4}, near_high[3] = {4, 4, 4};
+            std::vector<AxisFactors> near(3 * 9);  // axis a's factors at offset k at index 9 a + k + 4
+            scan(centre, spacing, near_low, near_high, [&](int a, int k, double theta) -> const AxisFactors& {
+                AxisFactors& f = near[9 * a + k + 4];
+                if (f.r.empty()) f = layer_factors(theta);
+                return f;
+            });
         }
         worst.growth_over_run = std::pow(worst.growth_per_step, N_);
         return worst;
@@ -172,10 +195,10 @@ private:
     double dt_, dx_;
     AxisCellForms cell_;
     std::vector<double> gamma_z_, nodes_, weights_;
-    std::array<double, 2> driver_z_gradient_;
+    std::array<double, 3> driver_z_gradient_;
 
     // The largest growth factor a step of a mode whose layers' factors are r, and the driver's z terms c . u_j: the
-    // z recursion's largest root (in 2D also that of its part without the driver's term, the z components across c)
+    // z recursion's largest root (in 2D and 3D also that of its part without the driver's term, the z components across c)
     // or |r_Ky|^(1/Ky) (the y recursion's roots all have that modulus); z says whose.
     double growth_of(const std::vector<Complex>& r, const std::vector<Complex>& driver, bool& z) const {
         const auto z_root = [&](const std::vector<Complex>& driver_terms) {
@@ -188,7 +211,7 @@ private:
         const bool has_driver_term = std::any_of(driver.begin(), driver.end(), [](Complex c) { return c != 0.0; });
         double z_growth = z_root(driver);
         if (std::isnan(z_growth)) z_growth = INFINITY;  // a driver term too large for the roots: unbounded growth
-        if (dimension_ == 2 && has_driver_term) z_growth = std::max(z_growth, z_root(std::vector<Complex>(K_)));
+        if (dimension_ > 1 && has_driver_term) z_growth = std::max(z_growth, z_root(std::vector<Complex>(K_)));
         const double y_growth = std::pow(std::abs(r[Ky_ - 1]), 1.0 / Ky_);
         z = z_growth >= y_growth;
         return std::max(z_growth, y_growth);
@@ -234,9 +257,10 @@ int smallest_stable_L(const SchemeSettings& settings, int dimension) {
 std::string describe(const StabilityEstimate& e, const SchemeSettings& settings) {
     if (e.growth_per_step <= 1.0) return "grid modes grow by at most " + format_number(e.growth_per_step, "%.5f") + " a step";
     const int M = space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order);
-    const std::string modes = e.dimension == 2 ? "(" + wavelength(e.theta[0], M) + ", " + wavelength(e.theta[1], M) + ")"
-                                               : wavelength(e.theta[0], M);
-    return std::string("grid modes of wavelength") + (e.dimension == 2 ? "s " : " ") + modes + " grow by " +
+    std::string modes;
+    for (int k = 0; k < e.dimension; ++k) modes += (k > 0 ? ", " : "") + wavelength(e.theta[k], M);
+    if (e.dimension > 1) modes = "(" + modes + ")";
+    return std::string("grid modes of wavelength") + (e.dimension > 1 ? "s " : " ") + modes + " grow by " +
            format_large(e.growth_per_step, "%.4f") + " a step, " + format_large(e.growth_over_run, "%.1e") +
            " over the " + std::to_string(settings.N) + " steps (the " + (e.z_recursion ? "z" : "y") + " recursion)";
 }
@@ -276,18 +300,15 @@ int stable_N_above(const SchemeSettings& settings, int dimension) {
 }
 
 std::string stability_remedy(const SchemeSettings& settings, int dimension) {
-    const std::array<double, 2>& c = settings.driver_z_gradient;
-    const bool driver_term = c[0] != 0 || c[1] != 0;
+    const std::array<double, 3>& c = settings.driver_z_gradient;
+    const bool driver_term = c[0] != 0 || c[1] != 0 || c[2] != 0;
     const double dt = settings.T / settings.N;
     // "df/dz = (-0.2, 74.54), |df/dz| sqrt(dt) = 9.32"
-    const std::string driver_z = "df/dz = " +
-                                 (dimension == 1 ? format_number(c[0], "%.4g")
-                                                 : "(" + format_number(c[0], "%.4g") + ", " +
-                                                       format_number(c[1], "%.4g") + ")") +
-                                 ", |df/dz| sqrt(dt) = " + format_number(std::hypot(c[0], c[1]) * std::sqrt(dt), "%.3g");
+    const std::string driver_z = "df/dz = " + format_components(c, dimension, "%.4g") + ", |df/dz| sqrt(dt) = " +
+                                 format_number(std::hypot(c[0], c[1], c[2]) * std::sqrt(dt), "%.3g");
     const std::string advice = settings.driver_z_advice.empty() ? "" : "; " + settings.driver_z_advice;
     SchemeSettings without_driver = settings;
-    without_driver.driver_z_gradient = {0.0, 0.0};
+    without_driver.driver_z_gradient = {0.0, 0.0, 0.0};
     if (driver_term && estimate_stability(without_driver, dimension).growth_over_run <= stability_warning_growth) {
         const int N = stable_N_above(settings, dimension);
         return "the driver's z term makes it so (" + driver_z + "); " +

@@ -40,7 +40,7 @@ namespace bsde {
 struct StabilityEstimate {
     double growth_per_step = 0;  // the largest |zeta| over the grid's modes
     double growth_over_run = 0;  // growth_per_step^N
-    double theta[2] = {0, 0};    // the mode where it is largest, radians per grid step along each axis
+    double theta[3] = {0, 0, 0};  // the mode where it is largest, radians per grid step along each axis
     bool z_recursion = true;     // whose root it is: the z recursion's (else the y recursion's)
     int dimension = 1;
 };

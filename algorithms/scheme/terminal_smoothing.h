@@ -30,6 +30,7 @@
 // Measured on Example 5 (K = 3, with the kink-line rule of expectation_rules.h): the y and z errors fall at
 // order 3 with Phi_4 (N = 8..64), at order 2 with Phi_2 (N = 8, 16); without smoothing z does not converge
 // (6e-2, 1e-2, 2e-2, 3e-3 at N = 8, 16, 32, 64).
+// 3D (a kink on the plane {w : n . w = c}, KinkPlane): the same along the plane's normal.
 #pragma once
 #include <cmath>
 #include <string>
@@ -46,18 +47,50 @@ enum class Smoothing { none, kreiss2, kreiss4, kreiss6 };
 std::string to_string(Smoothing smoothing);
 Smoothing parse_smoothing(const std::string& name);  // throws InputError
 
-// A kink of 2D terminal data along the line {w : normal . w = offset}, |normal| = 1.
-struct KinkLine {
-    Vec2 normal;
+// A kink of terminal data on the flat {w : normal . w = offset}, |normal| = 1: in 2D a line (KinkLine), in 3D a plane
+// (KinkPlane).
+template <int d>
+struct KinkFlat {
+    Point<d> normal;
     double offset;
-    // Signed distance of w from the line.
-    __host__ __device__ double distance(const Vec2& w) const { return normal[0] * w[0] + normal[1] * w[1] - offset; }
+    // Signed distance of w from the flat.
+    __host__ __device__ double distance(const Point<d>& w) const {
+        double along_normal = 0.0;
+        for (int k = 0; k < d; ++k) along_normal += component(normal, k) * component(w, k);
+        return along_normal - offset;
+    }
 };
+using KinkLine = KinkFlat<2>;
+using KinkPlane = KinkFlat<3>;
 
 // u n + v t, t = (-n_2, n_1): the point u across and v along a line of unit normal n, from a point on it.
 __host__ __device__ inline Vec2 across_and_along(const Vec2& n, double u, double v) {
     return Vec2{{u * n[0] - v * n[1], u * n[1] + v * n[0]}};
 }
+
+// Two unit tangents t1, t2 of a plane of unit normal n, (n, t1, t2) orthonormal: t1 = n x e / |n x e| for the axis e
+// along which n is smallest (|n x e| >= sqrt(2/3)), t2 = n x t1.
+struct PlaneTangents {
+    Vec3 t1, t2;
+    __host__ __device__ static PlaneTangents of(const Vec3& n) {
+        const double a0 = fabs(n[0]), a1 = fabs(n[1]), a2 = fabs(n[2]);
+        const int axis = a0 <= a1 && a0 <= a2 ? 0 : (a1 <= a2 ? 1 : 2);
+        Vec3 e{{0.0, 0.0, 0.0}};
+        e[axis] = 1.0;
+        Vec3 t1 = cross(n, e);
+        const double length = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+        for (int k = 0; k < 3; ++k) t1[k] /= length;
+        return {t1, cross(n, t1)};
+    }
+    __host__ __device__ static Vec3 cross(const Vec3& a, const Vec3& b) {
+        return Vec3{{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
+    }
+    // u n + v1 t1 + v2 t2: the point u across the plane and (v1, v2) along it, from a point on it.
+    __host__ __device__ Vec3 across_and_along(const Vec3& n, double u, double v1, double v2) const {
+        return Vec3{{u * n[0] + v1 * t1[0] + v2 * t2[0], u * n[1] + v1 * t1[1] + v2 * t2[1],
+                     u * n[2] + v1 * t1[2] + v2 * t2[2]}};
+    }
+};
 
 // The kinks of 1D terminal data: the points at[0..count-1], count <= capacity, in any order (a payoff with several
 // strikes).
@@ -68,25 +101,30 @@ struct KinkPoints {
 };
 
 // Problems whose terminal data have a kink say where with terminal_kink(): in 1D a point w (double) or
-// several (KinkPoints), in 2D a KinkLine. kinks_of gives the 1D forms as KinkPoints, a KinkLine as it is.
+// several (KinkPoints), in 2D a KinkLine, in 3D a KinkPlane. kinks_of gives the 1D forms as KinkPoints, a flat as it is.
 __host__ __device__ inline KinkPoints kinks_of(double w) { return KinkPoints{1, {w}}; }
 __host__ __device__ inline KinkPoints kinks_of(const KinkPoints& kinks) { return kinks; }
-__host__ __device__ inline KinkLine kinks_of(const KinkLine& kink) { return kink; }
+template <int d>
+__host__ __device__ KinkFlat<d> kinks_of(const KinkFlat<d>& kink) {
+    return kink;
+}
 template <class P, class = void>
 struct has_terminal_kink : std::false_type {};
 template <class P>
 struct has_terminal_kink<P, std::void_t<decltype(std::declval<const P&>().terminal_kink())>> : std::true_type {};
 
-// g(w + (x - x_w) n) as a function of the normal coordinate x (x_w = n . w): the 1D cut of a 2D function
-// along the normal through w, for KreissKernel::average.
-template <class Function>
+// g(w + (x - x_w) n) as a function of the normal coordinate x (x_w = n . w): the 1D cut of a function of 2 or 3
+// variables along the normal through w, for KreissKernel::average.
+template <class Function, int d>
 struct NormalCut {
     Function g;
-    Vec2 w, normal;
+    Point<d> w, normal;
     double x_w;
     __host__ __device__ double operator()(double x) const {
         const double s = x - x_w;
-        return g(Vec2{{w[0] + s * normal[0], w[1] + s * normal[1]}});
+        Point<d> moved = w;
+        for (int k = 0; k < d; ++k) component(moved, k) += s * component(normal, k);
+        return g(moved);
     }
 };
 
@@ -125,14 +163,15 @@ struct KreissKernel {
         return 4.0 / 3.0 * cubic_bspline(x) - (cubic_bspline(x - 1.0) + cubic_bspline(x + 1.0)) / 6.0;
     }
 
-    // Whether the kernel at w reaches a kink: a kink within half_width() cells in 1D, the line within
-    // half_width() dx in 2D.
+    // Whether the kernel at w reaches a kink: a kink within half_width() cells in 1D, the line or plane within
+    // half_width() dx in 2D and 3D.
     __host__ __device__ bool reaches(double w, double dx, const KinkPoints& kinks) const {
         bool near = false;
         for (int k = 0; k < kinks.count; ++k) near = near || fabs(w - kinks.at[k]) < half_width() * dx;
         return near;
     }
-    __host__ __device__ bool reaches(const Vec2& w, double dx, const KinkLine& kink) const {
+    template <int d>
+    __host__ __device__ bool reaches(const Point<d>& w, double dx, const KinkFlat<d>& kink) const {
         return fabs(kink.distance(w)) < half_width() * dx;
     }
 
@@ -174,11 +213,11 @@ struct KreissKernel {
         return inside + 1;
     }
 
-    // 2D: the average along the normal of the kink line, integral Phi(xi) g(w + xi dx n) d xi.
-    template <class Function>
-    __host__ __device__ double average(Function g, const Vec2& w, double dx, const KinkLine& kink) const {
-        const double x_w = kink.normal[0] * w[0] + kink.normal[1] * w[1];
-        return average(NormalCut<Function>{g, w, kink.normal, x_w}, x_w, dx, kinks_of(kink.offset));
+    // 2D, 3D: the average along the normal of the kink's line or plane, integral Phi(xi) g(w + xi dx n) d xi.
+    template <class Function, int d>
+    __host__ __device__ double average(Function g, const Point<d>& w, double dx, const KinkFlat<d>& kink) const {
+        const double x_w = kink.distance(w) + kink.offset;
+        return average(NormalCut<Function, d>{g, w, kink.normal, x_w}, x_w, dx, kinks_of(kink.offset));
     }
 };
 

@@ -341,10 +341,11 @@ private:
 
     // Layer n of a ring whose terminal layer is `terminal` (N, or N S for the start-up's fine ring).
     void step(const LayerRingView& ring, int n, int ky, int kz, double dt, double t_n, int terminal) {
-        // the 2D rule of a terminal layer kinked along a line (unused otherwise), each member's kink line set where it
-        // is read (MultistepPointUpdate, separable_pass)
-        const KinkLineExpectation kink_line_rule{raw(nodes_), raw(weights_), s_.L, KinkLine{Vec2{{1.0, 0.0}}, 0.0},
-                                                  space_.dx(), std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
+        // the rule of a terminal layer kinked along a line (2D) or a plane (3D; unused otherwise), each member's kink
+        // set where it is read (MultistepPointUpdate, separable_pass)
+        using KinkRule = decltype(StepCoefficients<Evaluator, d>::kink_rule);
+        const KinkRule kink_rule{raw(nodes_), raw(weights_), s_.L, {}, space_.dx(),
+                                 std::max(4.0, KreissKernel{s_.smoothing}.half_width() + 1.0)};
         using Rule = GaussHermiteOnGrid<typename Evaluator::Shift>;
         const Rule smooth_rule{node_table(dt), s_.L, stage_};
         constexpr bool kinked = has_terminal_kink<Problem>::value;
@@ -353,13 +354,13 @@ private:
         const Rule young_rule = young_layers_read
                                     ? Rule{young_node_table(dt), young_rule_points(), d == 1 ? stage_ : StageLayout{}}
                                     : smooth_rule;
-        const StepCoefficients<Evaluator> coefficients{ky,
+        const StepCoefficients<Evaluator, d> coefficients{ky,
                                                        kz,
                                                        raw(gamma_y_) + ky * (K_ + 1),
                                                        raw(gamma_z_) + kz * (K_ + 1),
                                                        smooth_rule,
                                                        CellGaussLegendreExpectation{space_.dx()},
-                                                       kink_line_rule,
+                                                       kink_rule,
                                                        kinked ? terminal : -1,
                                                        young_rule,
                                                        young_layers_read ? K_ - 1 : 0};
@@ -424,7 +425,7 @@ private:
     // The fused pass of layer n: the point update (MultistepPointUpdate) at every grid point, in the points' order of
     // the pass, with points_per_call() points per call (each count a kernel of its own on cuda).
     template <bool reads_kinked_layer>
-    void fused_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
+    void fused_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator, d>& coefficients, double dt,
                     double t_n) {
         const auto launch = [&](auto points_per_call) {
             constexpr int P = decltype(points_per_call)::value;
@@ -462,7 +463,7 @@ private:
     // kink, that rule's sums replace the smooth rule's (SeparableKinkBandSums), and where it is the only layer
     // read, the points are solved after that (SeparableSolve). A batch's members each with their own terms (their
     // drivers), workspace and kink band.
-    void separable_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator>& coefficients, double dt,
+    void separable_pass(const LayerRingView& ring, int n, const StepCoefficients<Evaluator, d>& coefficients, double dt,
                         double t_n) {
         if constexpr (separable_possible) {
             const int ky = coefficients.ky, kz = coefficients.kz, K = std::max(ky, kz);
@@ -494,7 +495,7 @@ private:
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
                         for (int b = 0; b < B_; ++b) {  // each member's band across its own kink line
-                            KinkLineExpectation rule = coefficients.kink_line_rule;
+                            KinkLineExpectation rule = coefficients.kink_rule;
                             rule.kink = host_members_[b].terminal_kink();
                             const KinkBandVisits band = KinkBandVisits::of(rule, j * dt, grid_);
                             const DriverAtTime<Problem> driver = driver_at(host_members_[b], t_n + j * dt);

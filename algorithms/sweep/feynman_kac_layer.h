@@ -68,8 +68,9 @@ struct TerminalMomentsAbout {
 };
 
 // The Gaussian integral of the terminal data about x along the line x + u n (1D: n = 1; 2D: n the kink line's normal,
-// times Gauss-Hermite along the line, t = (-n_2, n_1)): F(u) = g(x + u n) in 1D, sum_l omega_l g(x + u n + v_l t) in
-// 2D, integrated against the N(0, tau) density of u in panels cut at the kinks (the offsets u of g's kinks from x,
+// times Gauss-Hermite along the line, t = (-n_2, n_1); 3D: n the kink plane's normal, times the tensor Gauss-Hermite
+// rule along the plane, PlaneTangents): F(u) = g(x + u n) in 1D, sum_l omega_l g(x + u n + v_l t) in
+// 2D, sum_lm omega_l omega_m g(x + u n + v_l t_1 + v_m t_2) in 3D, integrated against the N(0, tau) density of u in panels cut at the kinks (the offsets u of g's kinks from x,
 // sorted), where F is smooth between them. Over [-8.5 sd, 8.5 sd], then outward a panel at a time while F's
 // weight at the edge is above 1e-16 of the magnitude so far: data that grow like e^(sigma u) put their weight about
 // sigma tau from x, which at a large sigma sqrt(tau) lies beyond 8.5 sd.
@@ -81,20 +82,12 @@ struct NormalLineIntegral {
     static constexpr int most_panels_outward = 64;            // on each side
     TerminalMomentsAbout<Problem>& moments;
     Point<d> normal;
-    const GaussHermiteExpectation& along;  // 2D: the nodes v_l = sqrt(2 tau) a_l along the line
+    const GaussHermiteExpectation& along;  // 2D, 3D: the nodes v_l = sqrt(2 tau) a_l along the line or plane
     double cuts[most_cuts];
     int count;
     double tau;
 
-    __host__ __device__ void operator()(double u, double omega) const {
-        if constexpr (d == 1) {
-            moments.add(u, omega);
-        } else {
-            const double shift = sqrt(2.0 * tau);
-            for (int l = 0; l < along.L; ++l)
-                moments.add(across_and_along(normal, u, shift * along.nodes[l]), omega * along.weights[l]);
-        }
-    }
+    __host__ __device__ void operator()(double u, double omega) const { along_the_kink(u, AddMoments{moments, omega}); }
 
     // u, the offset of a kink from x, into the sorted cuts.
     __host__ __device__ void add_cut(double u) {
@@ -128,24 +121,46 @@ private:
             }
         normal_density_panels<GaussLegendre16>(from, hi, width, tau, *this, SingleLane{});
     }
+    struct AddMoments {  // the moments of g at x + dW, with weight omega times the node's
+        TerminalMomentsAbout<Problem>& moments;
+        double omega;
+        __host__ __device__ void operator()(const Point<d>& dW, double weight) const { moments.add(dW, omega * weight); }
+    };
+    struct AddMagnitude {  // F += weight |g(x + dW)|
+        const TerminalMomentsAbout<Problem>& moments;
+        double& F;
+        __host__ __device__ void operator()(const Point<d>& dW, double weight) const {
+            F += weight * fabs(moments.problem.terminal_y(moments.x + dW));
+        }
+    };
+    // visit(dW, weight) for the increments u n (+ the nodes along the kink) and their Gauss-Hermite weights along it.
+    template <class Visit>
+    __host__ __device__ void along_the_kink(double u, const Visit& visit) const {
+        if constexpr (d == 1) {
+            visit(u, 1.0);
+        } else if constexpr (d == 2) {
+            const double shift = sqrt(2.0 * tau);
+            for (int l = 0; l < along.L; ++l) visit(across_and_along(normal, u, shift * along.nodes[l]), along.weights[l]);
+        } else {
+            const double shift = sqrt(2.0 * tau);
+            const PlaneTangents plane = PlaneTangents::of(normal);
+            for (int l = 0; l < along.L; ++l)
+                for (int m = 0; m < along.L; ++m)
+                    visit(plane.across_and_along(normal, u, shift * along.nodes[l], shift * along.nodes[m]),
+                          along.weights[l] * along.weights[m]);
+        }
+    }
     // |F(u)| p(u) width: about what a panel of that width at u would add to the magnitude.
     __host__ __device__ double edge_weight(double u, double width) const {
         double F = 0.0;
-        if constexpr (d == 1) {
-            F = fabs(moments.problem.terminal_y(moments.x + u));
-        } else {
-            const double shift = sqrt(2.0 * tau);
-            for (int l = 0; l < along.L; ++l)
-                F += along.weights[l] *
-                     fabs(moments.problem.terminal_y(moments.x + across_and_along(normal, u, shift * along.nodes[l])));
-        }
+        along_the_kink(u, AddMagnitude{moments, F});
         return F * exp(-0.5 * u * u / tau) / sqrt(2.0 * 3.14159265358979323846 * tau) * width;
     }
 };
 
 // Layer t = T - tau at sweep point g (formula above, its member's: Members) from the terminal data g themselves, not
-// the grid's smoothed layer: in 1D by NormalLineIntegral cut at g's kink points; in 2D by NormalLineIntegral across
-// g's kink line where the line lies within 8.5 sd, else by the tensor Gauss-Hermite rule. So the layers err by the
+// the grid's smoothed layer: in 1D by NormalLineIntegral cut at g's kink points; in 2D (3D) by NormalLineIntegral across
+// g's kink line (plane) where it lies within 8.5 sd, else by the tensor Gauss-Hermite rule. So the layers err by the
 // quadrature's error alone.
 template <class Problem>
 struct FeynmanKacLayer {
@@ -155,7 +170,7 @@ struct FeynmanKacLayer {
     LayerView layer;
     GridPoints<d> grid;
     double tau;
-    GaussHermiteExpectation along;  // 2D: Gauss-Hermite along the kink line, and the tensor rule away from it
+    GaussHermiteExpectation along;  // 2D, 3D: Gauss-Hermite along the kink, and the tensor rule away from it
 
     __host__ __device__ void operator()(int g) const {
         const int member = members.member(g);
@@ -189,11 +204,12 @@ struct FeynmanKacLayer {
 
 private:
     __host__ __device__ static Point<d> unit_normal(const Problem& problem) {
-        if constexpr (d == 1) {
-            return 1.0;
+        if constexpr (has_terminal_kink<Problem>::value && d > 1) {
+            return problem.terminal_kink().normal;
         } else {
-            if constexpr (has_terminal_kink<Problem>::value) return problem.terminal_kink().normal;
-            return Vec2{{1.0, 0.0}};
+            Point<d> axis1{};
+            component(axis1, 0) = 1.0;
+            return axis1;
         }
     }
 };

@@ -8,6 +8,8 @@
 // with the w-derivatives of delta and z by fourth-order central differences over the grid points, and J and S_t by
 // the same differences of the state map itself at a step of 1e-3.
 #pragma once
+#include <cmath>
+#include <utility>
 #include <vector>
 
 #include "sweep_functors.h"
@@ -57,6 +59,33 @@ Point<d> on_axis(int m, double x) {
     return p;
 }
 
+// inverse = J^-1 by Gauss-Jordan elimination with partial pivoting (J regular: the state map's Jacobian).
+template <int d>
+void invert(double (&J)[d][d], double (&inverse)[d][d]) {
+    for (int k = 0; k < d; ++k)
+        for (int m = 0; m < d; ++m) inverse[k][m] = k == m ? 1.0 : 0.0;
+    for (int c = 0; c < d; ++c) {
+        int pivot = c;
+        for (int k = c + 1; k < d; ++k)
+            if (std::fabs(J[k][c]) > std::fabs(J[pivot][c])) pivot = k;
+        std::swap(J[c], J[pivot]);
+        std::swap(inverse[c], inverse[pivot]);
+        const double scale = 1.0 / J[c][c];
+        for (int m = 0; m < d; ++m) {
+            J[c][m] *= scale;
+            inverse[c][m] *= scale;
+        }
+        for (int k = 0; k < d; ++k) {
+            if (k == c) continue;
+            const double factor = J[k][c];
+            for (int m = 0; m < d; ++m) {
+                J[k][m] -= factor * J[c][m];
+                inverse[k][m] -= factor * inverse[c][m];
+            }
+        }
+    }
+}
+
 // The Greeks of an option from its delta's w-derivatives D_jm = d delta_j / dw_m, z's divergence sum_m dz_m/dw_m, y and
 // z at 0 (header): gamma (d x d, row-major) and theta.
 template <class Problem>
@@ -73,13 +102,7 @@ void option_greeks(const Problem& problem, const double (&D)[Problem::dimension]
                                             h);
     }
     double inverse[d][d];  // J^-1
-    if constexpr (d == 1) {
-        inverse[0][0] = 1.0 / J[0][0];
-    } else {
-        const double det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-        inverse[0][0] = J[1][1] / det, inverse[0][1] = -J[0][1] / det;
-        inverse[1][0] = -J[1][0] / det, inverse[1][1] = J[0][0] / det;
-    }
+    invert(J, inverse);
     gamma.assign(d * d, 0.0);
     for (int j = 0; j < d; ++j)
         for (int k = 0; k < d; ++k)

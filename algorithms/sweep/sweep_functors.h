@@ -63,28 +63,27 @@ struct Members {
 };
 
 // Grid point i of the uniform grid in W-space: w = x_min + i dx in 1D, (x_min + i_1 dx, x_min + i_2 dx)
-// with i = i_1 (M+1) + i_2 in 2D.
+// with i = i_1 (M+1) + i_2 in 2D, (x_min + i_1 dx, x_min + i_2 dx, x_min + i_3 dx) with i = (i_1 (M+1) + i_2)(M+1) + i_3
+// in 3D.
 template <int d>
 struct GridPoints {
     double x_min, dx;
     int M;
-    __host__ __device__ Point<d> operator()(int i) const {
-        if constexpr (d == 1) {
-            return x_min + i * dx;
-        } else {
-            return Vec2{{x_min + (i / (M + 1)) * dx, x_min + (i % (M + 1)) * dx}};
-        }
-    }
+    __host__ __device__ Point<d> operator()(int i) const { return site(i).w; }
     __host__ __device__ GridSite<d> site(int i) const {
         if constexpr (d == 1) {
-            return {operator()(i), {i}};
+            return {x_min + i * dx, {i}};
+        } else if constexpr (d == 2) {
+            const int i1 = i / (M + 1), i2 = i % (M + 1);
+            return {Vec2{{x_min + i1 * dx, x_min + i2 * dx}}, {i1, i2}};
         } else {
-            return {operator()(i), {i / (M + 1), i % (M + 1)}};
+            const int i3 = i % (M + 1), rest = i / (M + 1), i2 = rest % (M + 1), i1 = rest / (M + 1);
+            return {Vec3{{x_min + i1 * dx, x_min + i2 * dx, x_min + i3 * dx}}, {i1, i2, i3}};
         }
     }
 };
 
-// The order in which the fused pass visits the grid: k = i in 1D. In 2D the grid is cut into tiles of
+// The order in which the fused pass visits the grid: k = i in 1D and 3D. In 2D the grid is cut into tiles of
 // `tile` x `tile` points visited tile after tile (tile^2 consecutive k per tile, row after row inside), so that
 // the threads that run together read one neighbourhood of each stored layer: with tiles of 16 x 16 about
 // 19 x 19 coefficients per node and function instead of 4 rows of 259 for 256 points of one grid row. Tiles of
@@ -96,11 +95,14 @@ struct PointOrder {
     __host__ __device__ int tiles_per_axis() const { return (M + tile) / tile; }  // ceil((M+1) / tile)
     // a member's visits (Members: a batch visits its members one after the other)
     __host__ __device__ int visits() const {
-        return d == 1 ? M + 1 : tiles_per_axis() * tiles_per_axis() * tile * tile;
+        if constexpr (d == 2) return tiles_per_axis() * tiles_per_axis() * tile * tile;
+        int points = M + 1;
+        for (int axis = 1; axis < d; ++axis) points *= M + 1;
+        return points;
     }
     // the sweep point of visit k: member b = k / visits()'s grid point, (M+1)^d b + its index in the member's grid
     __host__ __device__ int operator()(int k) const {
-        if constexpr (d == 1) {
+        if constexpr (d != 2) {
             return k;
         } else {
             const int member = k / visits();
@@ -203,14 +205,14 @@ struct LayerWeights {
 
 // Coefficients of one step: the rows of gamma^{ky}_{ky,.} and gamma^1_{kz,.}, and the rules (the smooth
 // layers' nodes with the interpolation's shifts, for an Evaluator of interpolation.h).
-template <class Evaluator>
+template <class Evaluator, int d>
 struct StepCoefficients {
     int ky, kz;
     const double* gamma_y;  // ky + 1 entries
     const double* gamma_z;  // kz + 1 entries
     GaussHermiteOnGrid<typename Evaluator::Shift> smooth_rule;
-    CellGaussLegendreExpectation kinked_rule;  // 1D
-    KinkLineExpectation kink_line_rule;        // 2D
+    CellGaussLegendreExpectation kinked_rule;        // 1D
+    KinkFlatExpectation<d == 3 ? 3 : 2> kink_rule;  // 2D (its line), 3D (its plane)
     int kinked_layer;  // the terminal layer when its data have a kink (read with the kinked rule), else -1
     // The young layers, kinked_layer - young_layers .. kinked_layer - 1, are read with young_rule, Gauss-Hermite of
     // twice the nodes (young_rule.L, per axis in 2D): a layer j steps from the kink is the kink smoothed over
@@ -270,7 +272,7 @@ __host__ __device__ void PointSolver<Problem>::operator()(int g, int i, double e
 }
 
 // Sums E_j[y], E_j[z], E_j[f_j], E_j[f_j dW] of one stored layer at the grid point `site` over a rule's
-// increments dW (a double in 1D, a Vec2 in 2D): given as dW (add: located) or as one table node per axis
+// increments dW (a double in 1D, a Vec2 in 2D, a Vec3 in 3D): given as dW (add: located) or as one table node per axis
 // (add_node: the node's shifts on the grid, grid_nodes.h).
 template <class Problem, class Evaluator>
 struct LayerExpectations {
@@ -292,6 +294,10 @@ struct LayerExpectations {
     __host__ __device__ void add_node(const Node& node) { accumulate(evaluate.at(site, node), node.dW, node.omega); }
     __host__ __device__ void add_node(const Node& along1, const Node& along2) {
         accumulate(evaluate.at(site, along1, along2), Vec2{{along1.dW, along2.dW}}, along1.omega * along2.omega);
+    }
+    __host__ __device__ void add_node(const Node& along1, const Node& along2, const Node& along3) {
+        accumulate(evaluate.at(site, along1, along2, along3), Vec3{{along1.dW, along2.dW, along3.dW}},
+                   along1.omega * along2.omega * along3.omega);
     }
 
     // The staged form (an evaluator with stages_rows, on a context whose blocks stage, lanes.h; the schedule and
@@ -433,7 +439,7 @@ struct MultistepPointUpdate {
     Evaluator evaluate;
     LayerRingView ring;
     GridPoints<d> grid;
-    StepCoefficients<Evaluator> c;
+    StepCoefficients<Evaluator, d> c;
     int n;             // the layer being computed
     double t_n, dt;
     PicardStop picard;         // its iterations and tolerance; each member's scale from members
@@ -449,7 +455,7 @@ struct MultistepPointUpdate {
         Point<d> expected_z1{};    // E_1[z_{n+1}]
         Point<d> z_sum{};          // sum_{j<=kz} g1_j (E_j[f_j dW] - E_j[z_{n+j}])
         __host__ __device__ void add_layer(int j, const LayerExpectations<Problem, Evaluator>& e,
-                                           const StepCoefficients<Evaluator>& c) {
+                                           const StepCoefficients<Evaluator, d>& c) {
             const LayerWeights weights = LayerWeights::of(j, c.ky, c.kz, c.gamma_y, c.gamma_z);
             if (weights.expected_y) expected_y = e.y;
             if (weights.expected_z) expected_z1 = e.z;
@@ -467,18 +473,19 @@ struct MultistepPointUpdate {
     }
 
 private:
+    using Kink = KinkFlat<d == 3 ? 3 : 2>;  // of the kinked rule (StepCoefficients): 2D a line, 3D a plane
     // The rule of layer n + j into sink: the kinked terminal layer's where it is read (every node, the lanes taking
-    // them in turn; 2D: across the member's kink line `kink`), else the smooth one's nodes `nodes` (1D: the lane's
+    // them in turn; 2D, 3D: across the member's kink `kink`), else the smooth one's nodes `nodes` (1D: the lane's
     // run, LayerNodeShare).
     template <class Sink, class Lanes>
     __host__ __device__ void apply_rule(int j, const Point<d>& w, Sink& sink, const Lanes& lanes, const NodeRun& nodes,
-                                        const KinkLine& kink) const {
+                                        const Kink& kink) const {
         if constexpr (reads_kinked_layer) {
             if (reads_kinked(j)) {
                 if constexpr (d == 1) {
                     c.kinked_rule(j * dt, sink, lanes);
                 } else {
-                    KinkLineExpectation rule = c.kink_line_rule;  // the member's kink
+                    auto rule = c.kink_rule;  // the member's kink
                     rule.kink = kink;
                     rule(j * dt, w, sink, lanes);
                 }
@@ -510,8 +517,8 @@ private:
         const int K = c.ky > c.kz ? c.ky : c.kz;
         const int member = members.member(first), first_point = members.point(first);
         const Problem problem = members.problems[member];
-        KinkLine kink = c.kink_line_rule.kink;  // 2D: where the member's terminal data bend
-        if constexpr (d == 2 && has_terminal_kink<Problem>::value) kink = problem.terminal_kink();
+        Kink kink = c.kink_rule.kink;  // 2D, 3D: where the member's terminal data bend
+        if constexpr (d > 1 && has_terminal_kink<Problem>::value) kink = problem.terminal_kink();
         // 1D: the lanes share the smooth layers' nodes in runs (LayerNodeShare), each lane taking only the layers its
         // run reaches, so that only the lanes that read layer n + 1 wait for the work before; 2D: every lane every
         // layer (the staged rule's schedule is the whole block's).

@@ -132,14 +132,16 @@ struct LaunchShapes {
     // context takes the most that fit in one wave of the device, for_each_group). In 1D the grid alone
     // (M + 1 = 32769 points for ex2 at N = 1024) gives the SMs only 8 warps each, too few to hide the latency of
     // the K L dependent node evaluations per point; with G lanes each lane takes K L / G of them (of 1, 8 and 32
-    // lanes, 8 in a warp ran fastest; docs/performance.md, "Lanes per point"). In 2D the (M+1)^2 points are enough.
+    // lanes, 8 in a warp ran fastest; docs/performance.md, "Lanes per point"). In 2D and 3D the (M+1)^d points are
+    // enough.
     static constexpr int lanes_per_point = d == 1 ? 8 : 1;
     // Blocks of the fused pass on an SM of a GPU, which caps its registers (cuda_system.cuh): in 1D 2 blocks (128
     // registers) with two or three evaluations in flight per thread (a run's points', or two nodes' of a single point:
     // the node loop unrolled by two, GaussHermiteOnGrid), their loads and exp, faster than 3 blocks (80 registers)
     // with one node at a time (which spilled when unrolled); in 2D 4 blocks (64 registers, with the kinked rule's steps
-    // in a kernel of their own), faster than 3 or 2 (docs/performance.md, "Registers and warps per SM").
-    static constexpr int pass_blocks_per_sm = d == 1 ? 2 : 4;
+    // in a kernel of their own), faster than 3 or 2 (docs/performance.md, "Registers and warps per SM"); in 3D 2 blocks,
+    // the 64-coefficient stencil's three weight rows and the point's sums of four functions in 128 registers.
+    static constexpr int pass_blocks_per_sm = d == 2 ? 4 : 2;
     // Lanes per point and blocks per SM of the kinked layer's band in the separable pass (SeparableKinkBandSums; on
     // cuda, in as many waves as the band's points take): each lane takes every eighth node across the line and all L
     // along it: 8 lanes and 3 blocks (80 registers) ran fastest of the shapes tried (docs/performance.md,
