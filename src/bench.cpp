@@ -142,7 +142,8 @@ BenchCase parse_case(const std::string& item) {
             else if (key == "smoothing") s.smoothing = parse_smoothing(value);
             else if (key == "startup") s.startup = parse_startup(value);
             else if (key == "separable") {
-                dimension_only(2);
+                if (problem->dimension == 1)
+                    throw InputError(where + "separable is only for 2D and 3D problems (" + problem->alias + " is 1D)");
                 if (value != "on" && value != "off")
                     throw InputError(where + "separable " + quoted(value) + ": on or off");
                 s.separable_pass = value == "on";
@@ -312,8 +313,11 @@ long long bench_steps(int K, int N, int substeps) {
     return static_cast<long long>(startup_fine_steps(K, substeps)) + (N - K + 1);
 }
 
-double separable_layer_flops(int M, int L) {
-    return (M + 1.0) * (M + 3.0) * (34.0 * L + 18.0) + (M + 1.0) * (M + 1.0) * (37.0 * L + 5.0);
+double separable_layer_flops(int dimension, int M, int L) {
+    const double n = M + 1.0, ghosted = M + 3.0;
+    if (dimension == 3)
+        return n * ghosted * ghosted * (45.0 * L + 25.0) + n * n * ghosted * 47.0 * L + n * n * n * (45.0 * L + 10.0);
+    return n * ghosted * (34.0 * L + 18.0) + n * n * (37.0 * L + 5.0);
 }
 
 double fused_node_evaluations(const BenchResult& r) {
@@ -325,8 +329,8 @@ double fused_node_evaluations(const BenchResult& r) {
 
 static double separable_flops(const BenchResult& r) {
     const int main_grid_layers = r.separable_layers - r.startup_grid_separable_layers;
-    return main_grid_layers * separable_layer_flops(r.M, r.L) +
-           r.startup_grid_separable_layers * separable_layer_flops(r.startup_refine * r.M, r.L);
+    return main_grid_layers * separable_layer_flops(r.dimension, r.M, r.L) +
+           r.startup_grid_separable_layers * separable_layer_flops(r.dimension, r.startup_refine * r.M, r.L);
 }
 
 BenchFigures bench_figures(const BenchResult& r) {
@@ -488,9 +492,12 @@ std::string bench_notes(const std::vector<BenchResult>& results, int repeats) {
         if (r.separable_layers > 0)
             notes += "    separable pass (an affine driver) for " + std::to_string(r.separable_layers) + " of the " +
                      std::to_string(layer_reads(r.K, r.N, r.substeps)) +
-                     " layer reads: (M+1)(M+3)(34 L + 18) + (M+1)^2 (37 L + 5) = " +
-                     format_number(separable_layer_flops(r.M, r.L), "%.4g") + " flops per layer, " +
-                     format_number(separable_layer_flops(r.M, r.L) / std::pow((r.M + 1.0) * r.L, r.dimension), "%.3g") +
+                     " layer reads: " +
+                     (r.dimension == 3 ? "(M+1)(M+3)^2 (45 L + 25) + (M+1)^2 (M+3) 47 L + (M+1)^3 (45 L + 10)"
+                                       : "(M+1)(M+3)(34 L + 18) + (M+1)^2 (37 L + 5)") +
+                     " = " + format_number(separable_layer_flops(r.dimension, r.M, r.L), "%.4g") + " flops per layer, " +
+                     format_number(separable_layer_flops(r.dimension, r.M, r.L) / std::pow((r.M + 1.0) * r.L, r.dimension),
+                                   "%.3g") +
                      " per node evaluation it replaces\n";
     }
     return notes;

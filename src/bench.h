@@ -77,15 +77,21 @@ NodeCost node_cost(const std::string& problem, int dimension, InterpolationKind 
 // N - K + 1 more. (Its layer reads and node evaluations: layer_reads, node_evaluations in algorithms/scheme/settings.h.)
 long long bench_steps(int K, int N, int substeps);
 
-// The flops of the separable pass (2D, an affine driver; separable_pass.h) for one layer it reads, counted as
-// node_cost counts (what depends on the grid, the layer or the node alone is not counted):
+// The flops of the separable pass (an affine driver; separable_pass.h) for one layer it reads, counted as node_cost
+// counts (what depends on the grid, the layer or the node alone is not counted). 2D:
 //   axis-1 points, (M+1) rows x (M+3) ghosted columns: per node omega dW (1) and per function its axis-1 sum
 //     (4 products, 3 sums: 7) added with omega and with omega dW (4): 34 L; the four combinations (h 5, u1 7, u2 1,
 //     v 5: 18);
 //   axis-2 points, (M+1)^2: per node omega dW (1), four axis-2 sums (28), three added with omega (6), one with
 //     omega dW (2): 37 L; the layer's part (2) and its addition to the point's sums (3): 5;
 // (M+1)(M+3)(34 L + 18) + (M+1)^2 (37 L + 5), and no transcendental calls. It replaces (M+1)^2 L^2 node evaluations.
-double separable_layer_flops(int M, int L);
+// 3D, the same per function and sum over three passes:
+//   axis 1 at (M+1)(M+3)^2: 1 + 4 (7 + 4) = 45 L, the five combinations (h 7, u1 9, u2 1, u3 1, v 7: 25);
+//   axis 2 at (M+1)^2 (M+3): five axis-2 sums (35), four added with omega (8), w2 + dW v with omega (4): 47 L;
+//   axis 3 at (M+1)^3: five sums (35), three added with omega (6), z_3 + dW v with omega (4): 45 L; the layer's part
+//     and its addition to the point's sums: 10;
+// (M+1)(M+3)^2 (45 L + 25) + (M+1)^2 (M+3) 47 L + (M+1)^3 (45 L + 10). It replaces (M+1)^3 L^3 node evaluations.
+double separable_layer_flops(int dimension, int M, int L);
 
 // One case on one backend.
 struct BenchResult {

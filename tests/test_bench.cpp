@@ -163,7 +163,7 @@ BOOST_AUTO_TEST_CASE(figures_with_separable_layers) {
     r.cost = NodeCost{};
     r.cost.interpolation = 43.5;  // flops() = 43.5
     r.separable_layers = 300;
-    BOOST_CHECK_EQUAL(separable_layer_flops(1024, 8), 621513875.0);
+    BOOST_CHECK_EQUAL(separable_layer_flops(2, 1024, 8), 621513875.0);
     const double fused = 54.0 * 1025 * 1025 * 64;
     test::check_close("fused node evaluations", fused, fused_node_evaluations(r), 1e-15, fused);
     const BenchFigures f = bench_figures(r);
@@ -332,7 +332,7 @@ BOOST_AUTO_TEST_CASE(bad_bench_input_exits_2) {
         {{"bench", "--cases", "ex1:interp=hermite:spline=natural"}, 2, "--spline: only for --interp spline"},
         {{"bench", "--cases", "ex1:interp=hermite:spline_solve=inverse-band"}, 2, "--spline-solve: only for the spline"},
         {{"bench", "--cases", "ex4:separable=maybe"}, 2, "--cases 'ex4:separable=maybe': separable 'maybe': on or off"},
-        {{"bench", "--cases", "ex2:separable=off"}, 2, "separable is only for 2D problems"},
+        {{"bench", "--cases", "ex2:separable=off"}, 2, "separable is only for 2D and 3D problems (ex2 is 1D)"},
         {{"bench", "--out", ""}, 2, "--out '': an empty folder name"},
         {{"bench", "--repeats", "0"}, 2, "--repeats 0"},
         {{"bench", "--K", "3"}, 2, "--K: not for bsde bench, which takes --cases"},

@@ -210,36 +210,51 @@ BOOST_AUTO_TEST_CASE(resolves_a_kink_line) {
         }
 }
 
+// KinkBandVisits<d> of the rule across the kink {n . w = offset} on `grid`: every grid point the rule resolves at the
+// variance is visited exactly once and no other.
+template <int d>
+void check_band_visits(const GridPoints<d>& grid, const Point<d>& n, double offset, double variance) {
+    const HermiteTable hermite(8);
+    const KinkFlatExpectation<d> rule{hermite.nodes.data(), hermite.weights.data(), 8, KinkFlat<d>{n, offset}, grid.dx};
+    const KinkBandVisits<d> band = KinkBandVisits<d>::of(rule, variance, grid);
+    int points = 1;
+    for (int k = 0; k < d; ++k) points *= grid.M + 1;
+    std::vector<int> visited(points, 0);
+    for (int k = 0; k < band.count(); ++k)
+        if (const int i = band(k); i >= 0) ++visited[i];
+    int resolved = 0, wrong = 0;
+    for (int i = 0; i < points; ++i) {
+        const int expected = rule.resolves(variance, grid(i)) ? 1 : 0;
+        resolved += expected;
+        wrong += visited[i] != expected;
+    }
+    std::string normal;
+    for (int k = 0; k < d; ++k) normal += (k ? ", " : "(") + std::to_string(n[k]);
+    BOOST_CHECK_MESSAGE(wrong == 0, "n = " << normal << "), offset " << offset << ", variance " << variance
+                                           << ": expected every one of the " << resolved
+                                           << " resolved points visited once and no other, got " << wrong
+                                           << " visited other than once (or visited outside the band)");
+}
+
 BOOST_AUTO_TEST_CASE(band_visits_hold_every_resolved_point) {
     BOOST_TEST_MESSAGE("KinkBandVisits on a grid of 65 x 65 points (dx = 0.25): its visits give each grid point the rule "
                        "resolves exactly once and no other, for kink lines in six directions (the axes among them), "
                        "at offsets that put the band through the grid, along its edge and beside it, and variances "
-                       "whose band is a few points wide to one wider than the grid");
-    const HermiteTable hermite(8);
+                       "whose band is a few points wide to one wider than the grid; the same for kink planes on a grid "
+                       "of 17^3 points (dx = 1) in five directions");
     const GridPoints<2> grid{-8.0, 0.25, 64};
     std::vector<Vec2> normals = kink_normals;
     normals.push_back(Vec2{{0.0, 1.0}});
     normals.push_back(Vec2{{-0.6, 0.8}});
     for (const Vec2& n : normals)
         for (double offset : {0.0, 3.7, -7.9, 11.0, 14.0})
-            for (double variance : {1e-3, 0.05, 0.5}) {
-                const KinkLineExpectation rule{hermite.nodes.data(), hermite.weights.data(), 8, KinkLine{n, offset},
-                                               grid.dx};
-                const KinkBandVisits band = KinkBandVisits::of(rule, variance, grid);
-                std::vector<int> visited(65 * 65, 0);
-                for (int k = 0; k < band.count(); ++k)
-                    if (const int i = band(k); i >= 0) ++visited[i];
-                int resolved = 0, wrong = 0;
-                for (int i = 0; i < 65 * 65; ++i) {
-                    const int expected = rule.resolves(variance, grid(i)) ? 1 : 0;
-                    resolved += expected;
-                    wrong += visited[i] != expected;
-                }
-                BOOST_CHECK_MESSAGE(wrong == 0, "n = (" << n[0] << ", " << n[1] << "), offset " << offset << ", variance "
-                                                        << variance << ": expected every one of the " << resolved
-                                                        << " resolved points visited once and no other, got " << wrong
-                                                        << " visited other than once (or visited outside the band)");
-            }
+            for (double variance : {1e-3, 0.05, 0.5}) check_band_visits<2>(grid, n, offset, variance);
+    const GridPoints<3> grid_3d{-8.0, 1.0, 16};
+    const double third = 1.0 / std::sqrt(3.0);
+    for (const Vec3& n : {Vec3{{1.0, 0.0, 0.0}}, Vec3{{0.0, 0.0, 1.0}}, Vec3{{0.48, 0.6, 0.64}},
+                          Vec3{{-third, third, -third}}, Vec3{{0.0, -0.6, 0.8}}})
+        for (double offset : {0.0, 3.7, -7.9, 14.0})
+            for (double variance : {0.05, 0.5, 8.0}) check_band_visits<3>(grid_3d, n, offset, variance);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 // The 3D solves (the tensor spline of tensor_spline_3d.h, Gauss-Hermite on L^3 nodes, the kink plane's rule and the
 // Feynman-Kac start-up in 3D) against the closed forms of ex4-3d (sine_sum_3d.h) and basket3 (geometric_basket.h), at
 // grids small enough for CI: T = 1/4, R = 3.2 (6.4 sd of W_T), L = 4, K = 1, whose M = 2 ceil(R / sqrt(dt)) grows as
-// sqrt(N) (26, 38, 52 at N = 4, 8, 16). The higher orders need finer grids than CI runs (docs/results).
+// sqrt(N) (26, 38, 52 at N = 4, 8, 16); the separable pass against the fused one. The higher orders need finer grids
+// than CI runs (docs/results).
 #include <string>
 
 #include "test_support.h"
@@ -47,6 +48,29 @@ BSDE_TEST_CASE_PER_BACKEND(basket3_equals_the_serial_solve) {
     const SolveResult serial = solve_3d("basket3", 1, 4, Backend::serial);
     const SolveResult other = solve_3d("basket3", 1, 4, backend);
     check_same_solution("basket3, K = 1, N = 4, " + to_string(backend) + " against serial", serial, other, 1e-12);
+}
+
+// The separable pass in 3D (three passes, one an axis; separable_pass.h) against the fused pass: ex4-3d and basket3
+// (its kinked terminal layer read by the kink plane's rule in its band), K = 2, N = 3, the multistep start-up (each of
+// its fine steps read by the pass), the same y_0(w), z_0(w) to 1e-12 relative, and every layer read by it.
+BSDE_TEST_CASE_PER_BACKEND(separable_pass_equals_fused_pass_3d) {
+    for (const char* problem : {"ex4-3d", "basket3"}) {
+        SchemeSettings s = bsde::test::settings(2, 3, 4, 3.2, 0.25);
+        s.startup = Startup::multistep;
+        const SolveResult separable = backend_ops(backend).solve(problem, s);
+        s.separable_pass = false;
+        const SolveResult fused = backend_ops(backend).solve(problem, s);
+        check_same_solution(std::string(problem) + " on " + to_string(backend) + ", separable against fused", fused,
+                            separable, 1e-12);
+        // (N - K + 1) K main-step reads and min(j, K) in the j-th fine step of each start-up pass, (K - 1) S and
+        // (K - 1) 2 S of them
+        const int S = separable.startup_substeps, expected = 2 * 2 + (1 + 2 * (S - 1)) + (1 + 2 * (2 * S - 1));
+        BOOST_TEST_MESSAGE(problem << ": layers read by the separable pass expected " << expected << " (S = " << S
+                                   << "), got " << separable.separable_layers << "; by the fused solve expected 0, got "
+                                   << fused.separable_layers);
+        BOOST_TEST(separable.separable_layers == expected);
+        BOOST_TEST(fused.separable_layers == 0);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

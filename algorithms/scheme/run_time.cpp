@@ -19,6 +19,8 @@ RunWork run_work(const SchemeSettings& s, int dimension, bool separable) {
     const auto layer_read = [&](int intervals) {  // one layer read on a grid of `intervals` per axis
         const double side = intervals + 1.0;
         if (dimension == 1) return side * L;
+        if (separable && dimension == 3)
+            return L * (side * (intervals + 3.0) * (intervals + 3.0) + side * side * (intervals + 3.0) + side * side * side);
         if (separable) return L * (side * (intervals + 3.0) + side * side);
         if (dimension == 3) return node_cost_3d * side * side * side * L * L * L;
         return node_cost_2d * side * side * L * L;

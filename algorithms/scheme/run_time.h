@@ -23,8 +23,9 @@ constexpr double node_cost_2d = 2.0;
 constexpr double node_cost_3d = 4 * node_cost_2d;
 
 // The layer reads of node_evaluations (settings.h) on each part's grid, L^d nodes at each of its points, 2D ones at
-// node_cost_2d, 3D ones at node_cost_3d; where the 2D steps run the separable pass (separable_pass.h), a layer read is instead its axis sums,
-// L-term sums at (M+1)(M+3) + (M+1)^2 points, each one node's worth. Adds the kinked rule's evaluations in 1D
+// node_cost_2d, 3D ones at node_cost_3d; where the steps run the separable pass (separable_pass.h), a layer read is
+// instead its axis sums, L-term sums at (M+1)(M+3) + (M+1)^2 places in 2D, (M+1)(M+3)^2 + (M+1)^2 (M+3) + (M+1)^3 in
+// 3D, each one node's worth. Adds the kinked rule's evaluations in 1D
 // (settings.terminal_kinked).
 RunWork run_work(const SchemeSettings& settings, int dimension, bool separable);
 

@@ -139,7 +139,7 @@ private:
             ring_.resize(ring_doubles());
             if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
             if (separable()) {
-                separable_.resize(B_ * SeparableWorkspace::doubles(space_.M));
+                separable_.resize(B_ * SeparableWorkspace<d == 3 ? 3 : 2>::doubles(space_.M));
                 separable_terms_.resize(std::size_t(K_) * B_);
             }
             picard_scales_.resize(B_);
@@ -450,10 +450,12 @@ private:
     }
 
 
-    // Whether the steps run the separable pass (separable_pass.h): a 2D problem with an affine driver and an
-    // interpolation of the staged form (the tensor spline), unless the settings ask for the fused pass.
+    // Whether the steps run the separable pass (separable_pass.h): a problem with an affine driver and, in 2D, an
+    // interpolation of the staged form (the tensor spline), in 3D the tensor spline, unless the settings ask for the
+    // fused pass.
     static constexpr bool separable_possible =
-        d == 2 && has_affine_driver<Problem>::value && stages_rows<Evaluator>::value;
+        has_affine_driver<Problem>::value && ((d == 2 && stages_rows<Evaluator>::value) ||
+                                              (d == 3 && std::is_same_v<Evaluator, TensorSpline3DEvaluator>));
     bool separable() const { return separable_possible && s_.separable_pass; }
 
     // The separable pass of layer n: for each stored layer, from the oldest (n + K) to the newest (n + 1, whose
@@ -469,7 +471,7 @@ private:
             const int ky = coefficients.ky, kz = coefficients.kz, K = std::max(ky, kz);
             const double* gamma_y = host_gamma_y_.data() + ky * (K_ + 1);
             const double* gamma_z = host_gamma_z_.data() + kz * (K_ + 1);
-            const SeparableWorkspace work{raw(separable_), space_.M};
+            const SeparableWorkspace<d> work{raw(separable_), space_.M};
             const Evaluator evaluator = fitter_.evaluator();
             const MemberPointSolver<Problem> solve{
                 members(), {problem(), ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_, statuses_.point_statuses()}};
@@ -483,28 +485,42 @@ private:
                 const GaussHermiteOnGrid<typename Evaluator::Shift>& rule =
                     young ? coefficients.young_rule : coefficients.smooth_rule;
                 const Node* nodes = rule.table + (j - 1) * rule.L;
-                const SeparableLayerTerms* terms = raw(separable_terms_) + (j - 1) * B_;
-                context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
-                    B_ * SeparableAxis1Sums<Evaluator>::visits(space_.M),
-                    EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), member_points_,
-                                                              member_data(), nodes, rule.L, terms, work}});
-                context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                    points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms, work,
-                                                                                 j == K, j == 1 && !kinked_alone,
-                                                                                 gamma_z[0], solve}});
+                const SeparableLayerTerms<d>* terms = raw(separable_terms_) + (j - 1) * B_;
+                if constexpr (d == 2) {
+                    context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
+                        B_ * SeparableAxis1Sums<Evaluator>::visits(space_.M),
+                        EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), member_points_,
+                                                                  member_data(), nodes, rule.L, terms, work}});
+                    context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
+                        points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms,
+                                                                                     work, j == K, j == 1 && !kinked_alone,
+                                                                                     gamma_z[0], solve}});
+                } else {
+                    context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
+                        B_ * SeparableAxis1Sums3D<Evaluator>::visits(space_.M),
+                        EachVisit<SeparableAxis1Sums3D<Evaluator>>{{evaluator, ring.layer(n + j), member_points_,
+                                                                    member_data(), nodes, rule.L, terms, work}});
+                    context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
+                        B_ * SeparableAxis2Sums3D<Evaluator>::visits(space_.M),
+                        EachVisit<SeparableAxis2Sums3D<Evaluator>>{{evaluator, nodes, rule.L, work}});
+                    context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
+                        points_, EachVisit<SeparableAxis3Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms,
+                                                                                     work, j == K, j == 1 && !kinked_alone,
+                                                                                     gamma_z[0], solve}});
+                }
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
-                        for (int b = 0; b < B_; ++b) {  // each member's band across its own kink line
-                            KinkLineExpectation rule = coefficients.kink_rule;
+                        for (int b = 0; b < B_; ++b) {  // each member's band across its own kink line or plane
+                            KinkFlatExpectation<d> rule = coefficients.kink_rule;
                             rule.kink = host_members_[b].terminal_kink();
-                            const KinkBandVisits band = KinkBandVisits::of(rule, j * dt, grid_);
+                            const KinkBandVisits<d> band = KinkBandVisits<d>::of(rule, j * dt, grid_);
                             const DriverAtTime<Problem> driver = driver_at(host_members_[b], t_n + j * dt);
                             const SeparableKinkBandSums<Problem, Evaluator> sums{
                                 evaluator,
                                 ring.layer(n + j).member(b, member_points_, member_data()),
                                 band,
                                 driver,
-                                SeparableLayerTerms::of(j, ky, kz, dt, gamma_y, gamma_z, driver),
+                                SeparableLayerTerms<d>::of(j, ky, kz, dt, gamma_y, gamma_z, driver),
                                 work.member(b)};
                             context_.template for_each_group_of<Shapes::kink_band_lanes,
                                                                 Shapes::kink_band_blocks_per_sm>(band.count(), sums);
@@ -715,7 +731,8 @@ private:
     typename Context::template vector<AffineFlow<d>> flows_;  // the Feynman-Kac start-up's, (K - 1) B_
     Vector ring_, fine_ring_, nodes_, weights_, gamma_y_, gamma_z_;
     Vector separable_;  // the separable pass's workspaces (SeparableWorkspace), one a member, where it runs
-    typename Context::template vector<SeparableLayerTerms> separable_terms_;  // a step's, K B (MemberLayerTerms)
+    // a step's, K B (MemberLayerTerms; unused in 1D)
+    typename Context::template vector<SeparableLayerTerms<d == 3 ? 3 : 2>> separable_terms_;
     std::vector<double> host_gamma_y_, host_gamma_z_;  // gamma_y_, gamma_z_ on the host
     typename Context::template vector<Node> node_table_, young_node_table_;
     double node_table_dt_ = 0.0, young_node_table_dt_ = 0.0;  // the step sizes the tables were made for (0: none yet)

@@ -60,7 +60,9 @@ struct SweepMemory {
         const double points = members * std::pow(M + 1.0, d);
         const double S = startup_substeps(s, N);
         const double ring_values = (K + 1.0) * functions * points * (1.0 + data_per_point);
-        const double separable_values = separable ? members * double(SeparableWorkspace::doubles(M)) : 0.0;
+        const double separable_values =
+            !separable ? 0.0
+                       : members * double(d == 3 ? SeparableWorkspace<3>::doubles(M) : SeparableWorkspace<2>::doubles(M));
         const double statuses = sizeof(StepStatus) * (points * status_depth + startup_fine_steps(K, S) + (N - K + 1.0));
         // The start-up's fine ring beside the run's; on a grid of r M intervals (r > 1) that and a ring of its own,
         // with their fitter, statuses and separable workspace, (r M + 1)^d / (M + 1)^d times as many values a layer.
