@@ -239,6 +239,24 @@ struct TensorSplineEvaluator {
     }
 };
 
+// One pass of a tensor spline's fit: the not-a-knot moments of `columns` contiguous columns of M+1 values in `in`
+// (SplineFitter, into `moments`), then their B-spline coefficients c_{-1..M+1} written transposed into `out`
+// (out[j * columns + column], BSplineCoefficients), so that the next axis's columns are contiguous.
+template <class Context>
+struct SplinePass {
+    Context& context;
+    SplineFitter<Context>& spline;
+    double* moments;  // columns (M+1) doubles
+    double dx2;
+    int M;
+    void operator()(const double* in, double* out, int columns) const {
+        spline.fit(in, moments, columns);
+        thrust::for_each(context.policy(), thrust::counting_iterator<int>(0),
+                         thrust::counting_iterator<int>(BSplineCoefficients::visits(M, columns)),
+                         BSplineCoefficients{in, moments, out, dx2, M, columns});
+    }
+};
+
 template <class Context>
 class TensorSplineFitter {
 public:
@@ -257,17 +275,10 @@ public:
     void fit(const double* values, double* data, int functions) {
         const int n = M_ + 1, ghosted = M_ + 3;
         const std::size_t points = static_cast<std::size_t>(n) * n;
+        const SplinePass<Context> pass{context_, spline_, raw(moments_), dx_ * dx_, M_};
         for (int k = 0; k < functions; ++k) {
-            const double* f = values + k * points;
-            spline_.fit(f, raw(moments_), n);  // (a) rows i1, contiguous in i2
-            thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                             thrust::counting_iterator<int>(BSplineCoefficients::visits(M_, n)),
-                             BSplineCoefficients{f, raw(moments_), raw(row_coefficients_), dx_ * dx_, M_, n});
-            spline_.fit(raw(row_coefficients_), raw(moments_), ghosted);  // (b) columns j2, contiguous in i1
-            thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                             thrust::counting_iterator<int>(BSplineCoefficients::visits(M_, ghosted)),
-                             BSplineCoefficients{raw(row_coefficients_), raw(moments_), data + k * data_size(),
-                                                 dx_ * dx_, M_, ghosted});
+            pass(values + k * points, raw(row_coefficients_), n);  // (a) rows i1, contiguous in i2
+            pass(raw(row_coefficients_), data + k * data_size(), ghosted);  // (b) columns j2, contiguous in i1
         }
     }
 

@@ -119,6 +119,7 @@ public:
     void fit(const double* values, double* data, int functions) {
         const int n = M_ + 1, ghosted = M_ + 3;
         const std::size_t points = static_cast<std::size_t>(n) * n * n;
+        const SplinePass<Context> pass{context_, spline_, raw(moments_), dx_ * dx_, M_};
         for (int k = 0; k < functions; ++k) {
             const double* f = values + k * points;
             double* d = data + k * data_size();
@@ -135,15 +136,6 @@ public:
     TensorSpline3DEvaluator evaluator() const { return {M_, x_min_, dx_}; }
 
 private:
-    // One pass: the moments of `columns` contiguous columns of M+1 values in `in`, then their coefficients c_{-1..M+1}
-    // transposed into `out` (out[j * columns + column]).
-    void pass(const double* in, double* out, int columns) {
-        spline_.fit(in, raw(moments_), columns);
-        thrust::for_each(context_.policy(), thrust::counting_iterator<int>(0),
-                         thrust::counting_iterator<int>(BSplineCoefficients::visits(M_, columns)),
-                         BSplineCoefficients{in, raw(moments_), out, dx_ * dx_, M_, columns});
-    }
-
     Context& context_;
     int M_;
     double x_min_, dx_;

@@ -208,6 +208,23 @@ struct MemberPointSolver {
     }
 };
 
+// A layer's part (y: to the explicit y, z: to g1_0 z) of member grid point i's sums, sweep point g: added to the sums of
+// the layers read before (unless it is the first), then stored; at the last layer read z_k = sum / g1_0 and y by
+// Picard (MemberPointSolver).
+template <class Workspace, class Problem>
+__host__ __device__ void add_layer_part(const Workspace& work, const MemberPointSolver<Problem>& solve, int g, int i,
+                                        double y, Point<Problem::dimension> z, bool first_layer, bool last_layer,
+                                        double gamma_z0) {
+    if (!first_layer) {
+        const auto before = work.sums_at(i);
+        y += before.y;
+        for (int k = 0; k < Problem::dimension; ++k) z[k] += before.z[k];
+    }
+    if (!last_layer) return work.store_sums(i, y, z);
+    for (int k = 0; k < Problem::dimension; ++k) z[k] /= gamma_z0;
+    solve(g, y, z);
+}
+
 // Grid point i = i1 (M+1) + i2 of a layer: from its row i1 of the stage, with E_m[u] = sum_m omega_m sum_b B_b(t2)
 // u(i1, c2 + b) and E_m[u dW_2] the same with omega_m dW_m,
 //   E[H] = E_m[h],   z_scale E[z_1] + E[V dW_1] = E_m[u1],   z_scale E[z_2] + E[V dW_2] = E_m[u2] + E_m[v dW_2];
@@ -245,18 +262,8 @@ struct SeparableAxis2Sums {
             e_u2 += node.omega * Evaluator::axis2_sum(u2, a2);
             e_vdw2 += node.omega * node.dW * Evaluator::axis2_sum(v, a2);
         }
-        double y = e_h + terms.h_constant;
-        Vec2 z{{e_u1, e_u2 + e_vdw2}};
-        if (!first_layer) {
-            const auto before = work.sums_at(i);
-            y += before.y;
-            z[0] += before.z[0];
-            z[1] += before.z[1];
-        }
-        if (last_layer)
-            solve(g, y, Vec2{{z[0] / gamma_z0, z[1] / gamma_z0}});
-        else
-            work.store_sums(i, y, z);
+        add_layer_part(work, solve, g, i, e_h + terms.h_constant, Vec2{{e_u1, e_u2 + e_vdw2}}, first_layer, last_layer,
+                       gamma_z0);
     }
 };
 
@@ -513,16 +520,7 @@ struct SeparableAxis3Sums {
             z[2] += node.omega * (weighted_four(a3.w, work.axis2(W::w3) + at, 1) +
                                   node.dW * weighted_four(a3.w, work.axis2(W::v2) + at, 1));
         }
-        double y = h + member_terms[b].h_constant;
-        if (!first_layer) {
-            const W::PointSums before = work.sums_at(i);
-            y += before.y;
-            for (int k = 0; k < 3; ++k) z[k] += before.z[k];
-        }
-        if (last_layer)
-            solve(g, y, Vec3{{z[0] / gamma_z0, z[1] / gamma_z0, z[2] / gamma_z0}});
-        else
-            work.store_sums(i, y, z);
+        add_layer_part(work, solve, g, i, h + member_terms[b].h_constant, z, first_layer, last_layer, gamma_z0);
     }
 };
 
