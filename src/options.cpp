@@ -617,8 +617,8 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     invocation.problem = "ex2";
     take(vm, "problem", invocation.problem);
     const ProblemInfo& problem = find_problem(invocation.problem);
-    // --spline is the 1D spline's end condition (--smoothing is taken in either dimension: it acts on problems with a
-    // kinked payoff, ex3 in 1D, ex5 in 2D)
+    // --spline is the 1D spline's end condition (--smoothing is taken in any dimension: it acts on problems with a
+    // kinked payoff, ex3 in 1D, ex5 in 2D, basket3 in 3D)
     if (vm.count("spline") && problem.dimension != 1)
         throw InputError("--spline: only for 1D problems (" + invocation.problem + " is " +
                          std::to_string(problem.dimension) + "D; its interpolation is chosen with --interp)");

@@ -1,5 +1,5 @@
 // The backward sweep of the multistep scheme (scheme.md, "One backward step"), written once as
-// Thrust algorithms over the backend's vectors; a template on the problem (its dimension d = 1 or 2),
+// Thrust algorithms over the backend's vectors; a template on the problem (its dimension d = 1, 2 or 3),
 // the interpolation family (interpolation.h) and the backend context. Four hops from the time loop to a node:
 //   BackwardSweep::run                   the time loop: terminal layer, start-up, steps N-K..0, the result
 //   BackwardSweep::step                  one step: its weights and rules, a pass over the grid, statuses, the

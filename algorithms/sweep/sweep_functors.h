@@ -1,5 +1,5 @@
 // The device functors of the backward sweep (scheme.md, "One backward step"), for problems of dimension
-// d = 1 or 2 and any interpolation family (interpolation.h).
+// d = 1, 2 or 3 and any interpolation family (interpolation.h).
 #pragma once
 #include <climits>
 #include <cstddef>
