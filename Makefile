@@ -34,7 +34,7 @@ BOOST_TEST_HEADER := /usr/include/boost/test/included/unit_test.hpp
 
 CORE_SRC := $(addprefix algorithms/,quadrature/gauss_hermite.cpp interpolation/cubic_spline.cpp \
               interpolation/spline_inverse_band.cpp scheme/settings.cpp scheme/grid.cpp scheme/multistep_weights.cpp \
-              scheme/stability.cpp scheme/run_time.cpp backends/backend.cpp backends/backend_serial.cpp \
+              scheme/stability.cpp scheme/run_time.cpp scheme/slabs.cpp backends/backend.cpp backends/backend_serial.cpp \
               backends/backend_omp.cpp) \
             problems/registry.cpp
 CLI_SRC  := src/cli.cpp src/options.cpp src/report.cpp src/output_files.cpp src/plots.cpp src/exercise_boundary_files.cpp \

@@ -89,7 +89,7 @@ void check_2d(const std::string& name, const Evaluator& evaluate, std::size_t da
 }
 
 BOOST_AUTO_TEST_CASE(tensor_spline_shift_equals_locate) {
-    check_2d("tensor spline", TensorSplineEvaluator{M, x_min, dx}, (M + 3) * (M + 3));
+    check_2d("tensor spline", TensorSplineEvaluator{M, x_min, dx, M, x_min}, (M + 3) * (M + 3));
 }
 
 BOOST_AUTO_TEST_CASE(bicubic_shift_equals_locate) {
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(tensor_spline_staged_rule_equals_direct) {
     for (int m : {20, 80}) {
         const int points = (m + 1) * (m + 1);
         const double lo = -2.0, h = 4.0 / m;
-        const TensorSplineEvaluator evaluate{m, lo, h};
+        const TensorSplineEvaluator evaluate{m, lo, h, m, lo};
         const int data_size = (m + 3) * (m + 3);
         std::vector<double> layer_storage = arbitrary_numbers(functions * (points + data_size), 7);
         const LayerView layer = LayerView::of(layer_storage.data(), points, data_size, functions);

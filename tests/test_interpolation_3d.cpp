@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE(at_equals_locate) {
                        "located (locate, clamped), to 1e-13, for nodes inside and pushing past the edges; the "
                        "evaluator is the same __host__ __device__ code on every backend");
     const Grid3D g{10, -2.0, 0.4};
-    const TensorSpline3DEvaluator evaluate{g.M, g.x_min, g.dx};
+    const TensorSpline3DEvaluator evaluate{g.M, g.x_min, g.dx, g.M, g.x_min};
     const std::vector<double> data = arbitrary_numbers(static_cast<std::size_t>(g.M + 3) * (g.M + 3) * (g.M + 3), 3);
     // whole cells, and increments up to 14 cells either way: points near an edge move past it
     std::vector<double> dW{0.0, g.dx, -g.dx, 3.0 * g.dx, -7.0 * g.dx};
@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(at_equals_locate) {
 BOOST_AUTO_TEST_CASE(locate_clamps_nan_to_x_min) {
     BOOST_TEST_MESSAGE("locate: a NaN coordinate becomes x_min, a point outside its clamp");
     const Grid3D g{5, -1.0, 0.5};
-    const TensorSpline3DEvaluator evaluate{g.M, g.x_min, g.dx};
+    const TensorSpline3DEvaluator evaluate{g.M, g.x_min, g.dx, g.M, g.x_min};
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const auto s = evaluate.locate(Vec3{{nan, 9.0, -0.3}});
     check_close("x1 of (NaN, 9, -0.3)", g.x_min, s.point[0], 0.0);

@@ -25,6 +25,10 @@ public:
     // whose parameters the problem refuses ("member 3: ...", counted from 1).
     virtual SolveResult solve_batch(const std::string& problem, const SchemeSettings& settings,
                                     const std::vector<ProblemParameters>& members) const = 0;
+    // The test seam of --gpus: the solve with its grid split along the first axis into `slabs` slabs, each run by a
+    // thread of its own on this backend's one device, their halos exchanged by copies (copy_links.h); equal to solve()
+    // to rounding (tests/test_slabs.cpp).
+    virtual SolveResult solve_in_slabs(const std::string& problem, const SchemeSettings& settings, int slabs) const = 0;
 
     // The test seam: the building blocks the solve runs on this backend, each on host vectors, so that the tests
     // check every backend's against formulas and against serial (tests/test_spline.cpp, test_interpolation_2d.cpp).
@@ -59,6 +63,9 @@ public:
                                                const std::vector<double>& x1, const std::vector<double>& x2,
                                                const std::vector<double>& x3, SplineSolve spline_solve) const = 0;
 };
+
+// The GPUs the cuda backend sees (cudaGetDeviceCount), 0 where it is not available (no library, no device).
+int cuda_device_count();
 
 // Whether this binary has the backend and, for cuda, a device to run it on. Never touches the
 // CUDA runtime for serial and omp; for cuda, opens the cuda backend's library on first use (cuda_entry.h).

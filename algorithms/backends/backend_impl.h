@@ -1,8 +1,13 @@
 // The backend operations, written once over a backend context (HostContext<...> or CudaContext)
 // and instantiated by each backend's translation unit.
 #pragma once
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -14,6 +19,7 @@
 
 #include "../../problems/problem_list.h"
 #include "backend.h"
+#include "copy_links.h"
 #include "../sweep/backward_sweep.h"
 #include "../interpolation/bicubic.h"
 #include "../core/raw_pointer.h"
@@ -112,6 +118,10 @@ public:
     }
 
     SolveResult solve(const std::string& problem, const SchemeSettings& settings) const override {
+        if (settings.gpus > 1) {  // slab g on device g
+            const std::unique_ptr<SlabLinks> links = Context::slab_links(settings.gpus);
+            return solve_split(problem, settings, *links, [](int slab) { return slab; });
+        }
         return guarded([&](Context& context) {
 #define BSDE_SOLVE_IF_NAMED(P)                                          \
             if (problem == P::name || problem == P::alias) return solve_with<P>(context, settings);
@@ -131,9 +141,73 @@ public:
         });
     }
 
+    SolveResult solve_in_slabs(const std::string& problem, const SchemeSettings& settings, int slabs) const override {
+        SchemeSettings split = settings;
+        split.gpus = slabs;
+        CopySlabLinks links(slabs);
+        return solve_split(problem, split, links, [](int) { return 0; });
+    }
+
 private:
     template <class T>
     using Vector = typename Context::template vector<T>;
+
+    // The solve of a grid split into links.slabs() slabs (slabs.h), slab g on device device_of(g).
+    template <class DeviceOf>
+    static SolveResult solve_split(const std::string& problem, const SchemeSettings& settings, SlabLinks& links,
+                                   const DeviceOf& device_of) {
+#define BSDE_SOLVE_IF_NAMED(P)                                                                                        \
+        if (problem == P::name || problem == P::alias)                                                                \
+            return with_interpolation_family<P::dimension>(settings.interpolation, [&](auto family) {                 \
+                return sweep_in_slabs<P, decltype(family)>(settings, links, device_of);                              \
+            });
+        BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
+#undef BSDE_SOLVE_IF_NAMED
+        throw InputError("--problem " + quoted(problem) + ": no such problem");
+    }
+
+    // Each slab's sweep on a thread of its own, with its own context on its device; the first failure, in time, is
+    // thrown once every thread has ended (the others stopped by SlabLinks::abort), else the slabs' results as one
+    // (SlabResults).
+    template <class Problem, class Interpolation, class DeviceOf>
+    static SolveResult sweep_in_slabs(const SchemeSettings& settings, SlabLinks& links, const DeviceOf& device_of) {
+        const Problem problem(settings.T, settings.problem_parameters);
+        const int G = links.slabs();
+        SlabResults results(G);
+        std::exception_ptr first_failure;
+        std::mutex failure_mutex;
+        std::vector<std::thread> threads;
+        for (int g = 0; g < G; ++g)
+            threads.emplace_back([&, g] {
+                try {
+                    Context::select_device(device_of(g));
+                    guarded([&](Context& context) {
+                        const std::unique_ptr<SlabLink> link = links.link(g, context.endpoint());
+                        BackwardSweep<Problem, Interpolation, Context> sweep(context, problem, settings, g, *link);
+                        results.take(g, sweep.run(), sweep.rows(), sweep.owns_centre());
+                        return 0;
+                    });
+                } catch (...) {
+                    {
+                        std::lock_guard<std::mutex> lock(failure_mutex);
+                        if (!first_failure) first_failure = std::current_exception();
+                    }
+                    links.abort();
+                }
+            });
+        for (std::thread& thread : threads) thread.join();
+        if (first_failure) std::rethrow_exception(first_failure);
+        SolveResult result = results.combined(Problem::dimension);
+        result.problem = Problem::name;
+        result.device = describe_devices(G);
+        if constexpr (Interpolation::solves_spline_moments)
+            result.spline_solve = to_string(resolve_spline_solve(settings.spline_solve, Context::runs_on_gpu));
+        return result;
+    }
+
+    static std::string describe_devices(int slabs) {
+        return guarded([&](Context& context) { return context.description(); }) + " x " + std::to_string(slabs);
+    }
 
     static std::vector<double> to_host(const Context& context, const Vector<double>& v) {
         std::vector<double> out(v.size());

@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include <thrust/system/cpp/vector.h>
 
 #include "backend.h"
+#include "copy_links.h"
 #include "../core/input_file.h"
 #include "../core/lanes.h"
 #include "../scheme/run_time.h"
@@ -151,6 +153,14 @@ public:
     double stage_bytes_per_block() const { return 0.0; }  // one lane per point: nothing to stage for (lanes.h)
     double device_bytes_in_use() const { return -1.0; }  // no device memory on the host backends
     double free_bytes() const { return host_available_bytes(); }  // checked before allocating
+
+    // The slabs of a split grid (slab_link.h) on the host: one memory, so each slab's context is a context of this
+    // host, their links copies (copy_links.h).
+    static void select_device(int /*device: one memory*/) {}
+    static std::unique_ptr<SlabLinks> slab_links(int slabs) { return std::make_unique<CopySlabLinks>(slabs); }
+    SlabEndpoint endpoint() {
+        return {nullptr, [] {}, [](const double* from, std::size_t count, double* to) { std::copy(from, from + count, to); }};
+    }
 
 private:
     vector<double> scratch_;

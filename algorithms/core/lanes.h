@@ -47,6 +47,15 @@ struct EachVisit {
     }
 };
 
+// body(first + k) for the visits k = 0..count-1 of a pass over the sweep points first.. (a slab's owned rows,
+// slabs.h; first = 0 on the whole grid).
+template <class Body>
+struct FromPoint {
+    int first;
+    Body body;
+    __host__ __device__ void operator()(int k) const { body(first + k); }
+};
+
 // Visits point body(i, lanes) for i = 0..count-1 with one lane per point: the host contexts' for_each_group.
 template <class Body>
 struct OnSingleLane {

@@ -146,6 +146,7 @@ private:
 // and AxisCell, its cell along each axis (a 2D family's symbol is the product of its axes').
 struct CubicSpline1D {
     static constexpr bool solves_spline_moments = true;  // by SplineFitter (settings.spline_solve)
+    static constexpr bool splits_rows = false;
     using AxisCell = SplineCell;
     template <class Context>
     using Fitter = CubicSplineLayers<Context>;
@@ -155,16 +156,23 @@ struct CubicSpline1D {
     }
 };
 
-// The tensor-product splines, whose fitters take the spline's solve: FitterOf<Context>(context, M, x_min, dx, solve).
+// The tensor-product splines, whose fitters take the spline's solve: FitterOf<Context>(context, M, x_min, dx, solve),
+// and a slab's rows (splits_rows: M1 intervals along axis 1 from x1_min; slabs.h).
 template <template <class> class FitterOf>
 struct TensorSplineFamily {
     static constexpr bool solves_spline_moments = true;
+    static constexpr bool splits_rows = true;
     using AxisCell = SplineCell;
     template <class Context>
     using Fitter = FitterOf<Context>;
     template <class Context>
     static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, SplineOptions spline) {
         return Fitter<Context>(context, M, x_min, dx, spline.solve);
+    }
+    template <class Context>
+    static Fitter<Context> make_fitter(Context& context, int M, double x_min, double dx, SplineOptions spline, int M1,
+                                       double x1_min) {
+        return Fitter<Context>(context, M, x_min, dx, spline.solve, M1, x1_min);
     }
 };
 using TensorSpline2D = TensorSplineFamily<TensorSplineFitter>;
@@ -174,6 +182,7 @@ using TensorSpline3D = TensorSplineFamily<TensorSpline3DFitter>;
 template <template <class> class FitterOf, class Cell>
 struct FamilyWithoutSettings {
     static constexpr bool solves_spline_moments = false;
+    static constexpr bool splits_rows = false;
     using AxisCell = Cell;
     template <class Context>
     using Fitter = FitterOf<Context>;

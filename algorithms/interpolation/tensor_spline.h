@@ -78,10 +78,13 @@ __host__ __device__ inline double weighted_four(const double w[4], const double*
     return w[0] * v[0] + w[1] * v[stride] + w[2] * v[2 * stride] + w[3] * v[3 * stride];
 }
 
-// Locates points and evaluates one function's tensor spline there. Trivially copyable.
+// Locates points and evaluates one function's tensor spline there. Trivially copyable. Axis 1 has M1 intervals from
+// x1_min (M and x_min on the whole grid, a slab's rows on a slab of it: slabs.h), axis 2 M from x_min.
 struct TensorSplineEvaluator {
     int M;
     double x_min, dx;
+    int M1;
+    double x1_min;
 
     struct Stencil {
         int first;              // (c1 (M+3) + c2): index of d_{c1-1, c2-1}
@@ -99,14 +102,33 @@ struct TensorSplineEvaluator {
         int cell;
     };
 
-    // Clamps to [x_min, x_min + M dx] (NaN to x_min), then the cell and the weights.
+    __host__ __device__ UniformGridLocator axis1() const { return {x1_min, dx, M1}; }
+    __host__ __device__ UniformGridLocator axis() const { return {x_min, dx, M}; }  // axis 2 (and 3)
+
+    // One coordinate on an axis clamped to it (NaN to its first), its cell and weights.
+    __host__ __device__ static AxisStencil on(const UniformGridLocator& axis, double x) {
+        const double x_max = axis.x_max();
+        AxisStencil a;
+        a.x = x > axis.x_min ? (x < x_max ? x : x_max) : axis.x_min;
+        const CellPosition p = axis(a.x);
+        a.cell = p.cell;
+        cubic_bspline_weights(p.t, a.w);
+        return a;
+    }
+
     __host__ __device__ Stencil locate(Vec2 x) const {
-        const SquareGridLocator::Located at = SquareGridLocator{x_min, dx, M}(x);
+        const AxisStencil a1 = on(axis1(), x[0]), a2 = on(axis(), x[1]);
+        return combine(a1, a2);
+    }
+
+    __host__ __device__ Stencil combine(const AxisStencil& a1, const AxisStencil& a2) const {
         Stencil s;
-        s.point = at.point;
-        s.first = at.axis1.cell * (M + 3) + at.axis2.cell;
-        cubic_bspline_weights(at.axis1.t, s.w1);
-        cubic_bspline_weights(at.axis2.t, s.w2);
+        s.point = Vec2{{a1.x, a2.x}};
+        s.first = a1.cell * (M + 3) + a2.cell;
+        for (int k = 0; k < 4; ++k) {
+            s.w1[k] = a1.w[k];
+            s.w2[k] = a2.w[k];
+        }
         return s;
     }
 
@@ -118,36 +140,27 @@ struct TensorSplineEvaluator {
         return s;
     }
 
-    // Grid index `index` of one axis moved by a node: the node's shift where the moved cell exists, else the
-    // moved coordinate clamped to the grid and located (as locate() does along each axis).
-    __host__ __device__ AxisStencil along_axis(int index, const AxisNode<Shift>& node) const {
+    // Grid index `index` of an axis moved by a node: the node's shift where the moved cell exists, else the moved
+    // coordinate clamped to the axis and located (as locate() does along each axis).
+    __host__ __device__ static AxisStencil along(const UniformGridLocator& axis, int index, const AxisNode<Shift>& node) {
+        if (!shifted_cell_inside(index, node.shift.cells, axis.M))
+            return on(axis, axis.x_min + index * axis.dx + node.dW);
         AxisStencil a;
-        a.x = x_min + index * dx + node.dW;
-        if (shifted_cell_inside(index, node.shift.cells, M)) {
-            a.cell = index + node.shift.cells;
-            for (int k = 0; k < 4; ++k) a.w[k] = node.shift.w[k];
-        } else {
-            const UniformGridLocator axis{x_min, dx, M};
-            const double x_max = axis.x_max();
-            a.x = a.x > x_min ? (a.x < x_max ? a.x : x_max) : x_min;
-            const CellPosition p = axis(a.x);
-            a.cell = p.cell;
-            cubic_bspline_weights(p.t, a.w);
-        }
+        a.x = axis.x_min + index * axis.dx + node.dW;
+        a.cell = index + node.shift.cells;
+        for (int k = 0; k < 4; ++k) a.w[k] = node.shift.w[k];
         return a;
+    }
+    __host__ __device__ AxisStencil along_axis1(int index, const AxisNode<Shift>& node) const {
+        return along(axis1(), index, node);
+    }
+    __host__ __device__ AxisStencil along_axis(int index, const AxisNode<Shift>& node) const {  // axis 2 (and 3)
+        return along(axis(), index, node);
     }
 
     __host__ __device__ Stencil at(const GridSite<2>& site, const AxisNode<Shift>& along1,
                                    const AxisNode<Shift>& along2) const {
-        const AxisStencil a1 = along_axis(site.index[0], along1), a2 = along_axis(site.index[1], along2);
-        Stencil s;
-        s.point = Vec2{{a1.x, a2.x}};
-        s.first = a1.cell * (M + 3) + a2.cell;
-        for (int k = 0; k < 4; ++k) {
-            s.w1[k] = a1.w[k];
-            s.w2[k] = a2.w[k];
-        }
-        return s;
+        return combine(along_axis1(site.index[0], along1), along_axis(site.index[1], along2));
     }
 
     // s = sum_a B_a(t1) sum_b B_b(t2) d_{c1-1+a, c2-1+b}; values are not needed.
@@ -205,7 +218,7 @@ struct TensorSplineEvaluator {
         const int rows = windows.rows();
         for (int p = 0; p < rows; ++p) {
             const int row = windows.first_row + p, begin = windows.begin(row), columns = windows.end(row) - begin + 1;
-            const AxisStencil a1 = along_axis(row, along1);
+            const AxisStencil a1 = along_axis1(row, along1);
             const double* d = data + a1.cell * (M + 3) + begin;
             for (int f = 0; f < functions; ++f, d += data_size) {
                 double* row_stage = staged + (f * rows + p) * windows.stride();
@@ -227,10 +240,11 @@ struct TensorSplineEvaluator {
         for (int q = 0; q < R + 3; ++q) window[q] = d[q * (M + 3)];
         for (int r = 0; r < R; ++r) sums[r] = weighted_four(a1.w, window + r, 1);
     }
-    // Whether the indices first..first+count-1 of one axis, moved by a node, all land in cells of the grid: then index
-    // first + r has the stencil along_axis(first, node) moved by r cells, with the same weights (the node's shift).
+    // Whether the rows first..first+count-1 of axis 1, moved by a node, all land in cells of the grid: then row
+    // first + r has the stencil along_axis1(first, node) moved by r cells, with the same weights (the node's shift).
     __host__ __device__ bool shifted_run_inside(int first, int count, const AxisNode<Shift>& node) const {
-        return shifted_cell_inside(first, node.shift.cells, M) && shifted_cell_inside(first + count - 1, node.shift.cells, M);
+        return shifted_cell_inside(first, node.shift.cells, M1) &&
+               shifted_cell_inside(first + count - 1, node.shift.cells, M1);
     }
     // s at a point from its row's stage of one function, indexed by ghosted column (the stage's row minus the
     // window's first column).
@@ -257,43 +271,49 @@ struct SplinePass {
     }
 };
 
+// The fit of a grid of M1 intervals along axis 1 (M1 = M but on a slab of the grid, slabs.h) and M along axis 2:
+// pass (a) fits the M1 + 1 rows along axis 2, pass (b) the M + 3 ghosted columns along axis 1.
 template <class Context>
 class TensorSplineFitter {
 public:
     TensorSplineFitter(Context& context, int M, double x_min, double dx, SplineSolve solve)
-        : context_(context), M_(M), x_min_(x_min), dx_(dx),
-          spline_(context, M, SplineBoundary::not_a_knot, dx, solve) {
-        const std::size_t size = static_cast<std::size_t>(M + 1) * (M + 3);
+        : TensorSplineFitter(context, M, x_min, dx, solve, M, x_min) {}
+    TensorSplineFitter(Context& context, int M, double x_min, double dx, SplineSolve solve, int M1, double x1_min)
+        : context_(context), M_(M), M1_(M1), x_min_(x_min), x1_min_(x1_min), dx_(dx),
+          spline_(context, M, SplineBoundary::not_a_knot, dx, solve),
+          spline1_(context, M1, SplineBoundary::not_a_knot, dx, solve) {
+        const std::size_t size = static_cast<std::size_t>(M1 + 1) * (M + 3);
         moments_.resize(size);
         row_coefficients_.resize(size);
     }
 
-    std::size_t data_size() const { return static_cast<std::size_t>(M_ + 3) * (M_ + 3); }
+    std::size_t data_size() const { return static_cast<std::size_t>(M1_ + 3) * (M_ + 3); }
 
-    // values: `functions` blocks of (M+1)^2; data: as many blocks of data_size(), overwritten.
+    // values: `functions` blocks of (M1+1)(M+1); data: as many blocks of data_size(), overwritten.
     // One function at a time, through the workspace: (a) then (b) of the header.
     void fit(const double* values, double* data, int functions) {
-        const int n = M_ + 1, ghosted = M_ + 3;
-        const std::size_t points = static_cast<std::size_t>(n) * n;
-        const SplinePass<Context> pass{context_, spline_, raw(moments_), dx_ * dx_, M_};
+        const int rows = M1_ + 1, ghosted = M_ + 3;
+        const std::size_t points = static_cast<std::size_t>(rows) * (M_ + 1);
+        const SplinePass<Context> along2{context_, spline_, raw(moments_), dx_ * dx_, M_};
+        const SplinePass<Context> along1{context_, spline1_, raw(moments_), dx_ * dx_, M1_};
         for (int k = 0; k < functions; ++k) {
-            pass(values + k * points, raw(row_coefficients_), n);  // (a) rows i1, contiguous in i2
-            pass(raw(row_coefficients_), data + k * data_size(), ghosted);  // (b) columns j2, contiguous in i1
+            along2(values + k * points, raw(row_coefficients_), rows);        // (a) rows i1, contiguous in i2
+            along1(raw(row_coefficients_), data + k * data_size(), ghosted);  // (b) columns j2, contiguous in i1
         }
     }
 
     double storage_bytes() const {
-        return spline_.storage_bytes() + 2.0 * (M_ + 1) * (M_ + 3) * sizeof(double);
+        return spline_.storage_bytes() + spline1_.storage_bytes() + 2.0 * (M1_ + 1) * (M_ + 3) * sizeof(double);
     }
 
-    TensorSplineEvaluator evaluator() const { return {M_, x_min_, dx_}; }
+    TensorSplineEvaluator evaluator() const { return {M_, x_min_, dx_, M1_, x1_min_}; }
 
 private:
     Context& context_;
-    int M_;
-    double x_min_, dx_;
-    SplineFitter<Context> spline_;  // the 1D not-a-knot moments, M+1 per column
-    typename Context::template vector<double> moments_, row_coefficients_;  // (M+1)(M+3) each
+    int M_, M1_;
+    double x_min_, x1_min_, dx_;
+    SplineFitter<Context> spline_, spline1_;  // the 1D not-a-knot moments, M+1 and M1+1 per column
+    typename Context::template vector<double> moments_, row_coefficients_;  // (M1+1)(M+3) each
 };
 
 }  // namespace bsde

@@ -32,10 +32,12 @@
 namespace bsde {
 
 // Locates points and evaluates one function's 3D tensor spline there. Trivially copyable. Along each axis it is
-// the 2D spline's (its Shift, AxisStencil and along_axis).
+// the 2D spline's (its Shift, AxisStencil and axes: axis 1 of M1 intervals from x1_min, the others of M from x_min).
 struct TensorSpline3DEvaluator {
     int M;
     double x_min, dx;
+    int M1;
+    double x1_min;
 
     using Shift = TensorSplineEvaluator::Shift;
     using AxisStencil = TensorSplineEvaluator::AxisStencil;
@@ -45,17 +47,7 @@ struct TensorSpline3DEvaluator {
         Vec3 point;                 // the query clamped to the domain
     };
 
-    // One coordinate clamped to [x_min, x_min + M dx] (NaN to x_min), its cell and weights.
-    __host__ __device__ AxisStencil on_axis(double x) const {
-        const UniformGridLocator axis{x_min, dx, M};
-        const double x_max = axis.x_max();
-        AxisStencil a;
-        a.x = x > x_min ? (x < x_max ? x : x_max) : x_min;
-        const CellPosition p = axis(a.x);
-        a.cell = p.cell;
-        cubic_bspline_weights(p.t, a.w);
-        return a;
-    }
+    __host__ __device__ TensorSplineEvaluator axes() const { return {M, x_min, dx, M1, x1_min}; }
 
     // The stencil of three axis stencils: first = (c1 (M+3) + c2)(M+3) + c3.
     __host__ __device__ Stencil combine(const AxisStencil& a1, const AxisStencil& a2, const AxisStencil& a3) const {
@@ -70,19 +62,26 @@ struct TensorSpline3DEvaluator {
         return s;
     }
 
-    __host__ __device__ Stencil locate(Vec3 x) const { return combine(on_axis(x[0]), on_axis(x[1]), on_axis(x[2])); }
+    // Each coordinate clamped to its axis (NaN to its first), its cell and weights.
+    __host__ __device__ Stencil locate(Vec3 x) const {
+        const TensorSplineEvaluator a = axes();
+        return combine(TensorSplineEvaluator::on(a.axis1(), x[0]), TensorSplineEvaluator::on(a.axis(), x[1]),
+                       TensorSplineEvaluator::on(a.axis(), x[2]));
+    }
 
-    __host__ __device__ Shift shift(double dW) const { return TensorSplineEvaluator{M, x_min, dx}.shift(dW); }
+    __host__ __device__ Shift shift(double dW) const { return axes().shift(dW); }
 
-    // Grid index `index` of one axis moved by a node: the node's shift where the moved cell exists, else the moved
-    // coordinate clamped and located (on_axis).
+    // Grid index `index` of axis 1, or of axis 2 or 3, moved by a node (TensorSplineEvaluator::along).
+    __host__ __device__ AxisStencil along_axis1(int index, const AxisNode<Shift>& node) const {
+        return axes().along_axis1(index, node);
+    }
     __host__ __device__ AxisStencil along_axis(int index, const AxisNode<Shift>& node) const {
-        return TensorSplineEvaluator{M, x_min, dx}.along_axis(index, node);
+        return axes().along_axis(index, node);
     }
 
     __host__ __device__ Stencil at(const GridSite<3>& site, const AxisNode<Shift>& along1, const AxisNode<Shift>& along2,
                                    const AxisNode<Shift>& along3) const {
-        return combine(along_axis(site.index[0], along1), along_axis(site.index[1], along2),
+        return combine(along_axis1(site.index[0], along1), along_axis(site.index[1], along2),
                        along_axis(site.index[2], along3));
     }
 
@@ -100,47 +99,52 @@ struct TensorSpline3DEvaluator {
     }
 };
 
+// The fit of a grid of M1 intervals along axis 1 (M1 = M but on a slab of the grid, slabs.h) and M along axes 2, 3.
 template <class Context>
 class TensorSpline3DFitter {
 public:
     TensorSpline3DFitter(Context& context, int M, double x_min, double dx, SplineSolve solve)
-        : context_(context), M_(M), x_min_(x_min), dx_(dx),
-          spline_(context, M, SplineBoundary::not_a_knot, dx, solve) {
-        const std::size_t size = static_cast<std::size_t>(M + 1) * (M + 3) * (M + 3);  // the largest pass, (c)
+        : TensorSpline3DFitter(context, M, x_min, dx, solve, M, x_min) {}
+    TensorSpline3DFitter(Context& context, int M, double x_min, double dx, SplineSolve solve, int M1, double x1_min)
+        : context_(context), M_(M), M1_(M1), x_min_(x_min), x1_min_(x1_min), dx_(dx),
+          spline_(context, M, SplineBoundary::not_a_knot, dx, solve),
+          spline1_(context, M1, SplineBoundary::not_a_knot, dx, solve) {
+        const std::size_t size = static_cast<std::size_t>(M1 + 1) * (M + 3) * (M + 3);  // the largest pass, (c)
         moments_.resize(size);
         plane_coefficients_.resize(size);
     }
 
-    std::size_t data_size() const { return static_cast<std::size_t>(M_ + 3) * (M_ + 3) * (M_ + 3); }
+    std::size_t data_size() const { return static_cast<std::size_t>(M1_ + 3) * (M_ + 3) * (M_ + 3); }
 
-    // values: `functions` blocks of (M+1)^3; data: as many blocks of data_size(), overwritten. One function at a
-    // time, passes (a), (b), (c) of the header; A, (M+3)(M+1)^2 doubles, is held in the function's data block until
-    // (c) writes the data there.
+    // values: `functions` blocks of (M1+1)(M+1)^2; data: as many blocks of data_size(), overwritten. One function at a
+    // time, passes (a), (b), (c) of the header (with M1 + 1 rows i1); A, (M+3)(M1+1)(M+1) doubles, is held in the
+    // function's data block until (c) writes the data there.
     void fit(const double* values, double* data, int functions) {
-        const int n = M_ + 1, ghosted = M_ + 3;
-        const std::size_t points = static_cast<std::size_t>(n) * n * n;
-        const SplinePass<Context> pass{context_, spline_, raw(moments_), dx_ * dx_, M_};
+        const int rows = M1_ + 1, n = M_ + 1, ghosted = M_ + 3;
+        const std::size_t points = static_cast<std::size_t>(rows) * n * n;
+        const SplinePass<Context> along_other{context_, spline_, raw(moments_), dx_ * dx_, M_};
+        const SplinePass<Context> along1{context_, spline1_, raw(moments_), dx_ * dx_, M1_};
         for (int k = 0; k < functions; ++k) {
             const double* f = values + k * points;
             double* d = data + k * data_size();
-            pass(f, d, n * n);                                     // (a) A[j3][i1][i2]
-            pass(d, raw(plane_coefficients_), ghosted * n);        // (b) B[j2][j3][i1]
-            pass(raw(plane_coefficients_), d, ghosted * ghosted);  // (c) D[j1][j2][j3]
+            along_other(f, d, rows * n);                                  // (a) A[j3][i1][i2]
+            along_other(d, raw(plane_coefficients_), ghosted * rows);     // (b) B[j2][j3][i1]
+            along1(raw(plane_coefficients_), d, ghosted * ghosted);       // (c) D[j1][j2][j3]
         }
     }
 
     double storage_bytes() const {
-        return spline_.storage_bytes() + 2.0 * (M_ + 1) * (M_ + 3) * (M_ + 3) * sizeof(double);
+        return spline_.storage_bytes() + spline1_.storage_bytes() + 2.0 * (M1_ + 1) * (M_ + 3) * (M_ + 3) * sizeof(double);
     }
 
-    TensorSpline3DEvaluator evaluator() const { return {M_, x_min_, dx_}; }
+    TensorSpline3DEvaluator evaluator() const { return {M_, x_min_, dx_, M1_, x1_min_}; }
 
 private:
     Context& context_;
-    int M_;
-    double x_min_, dx_;
-    SplineFitter<Context> spline_;  // the 1D not-a-knot moments, M+1 per column
-    typename Context::template vector<double> moments_, plane_coefficients_;  // (M+1)(M+3)^2 each; the second B
+    int M_, M1_;
+    double x_min_, x1_min_, dx_;
+    SplineFitter<Context> spline_, spline1_;  // the 1D not-a-knot moments, M+1 and M1+1 per column
+    typename Context::template vector<double> moments_, plane_coefficients_;  // (M1+1)(M+3)^2 each; the second B
 };
 
 }  // namespace bsde

@@ -88,6 +88,8 @@ struct SchemeSettings {
     // fused pass everywhere. The two give the same results to rounding (a verification and benchmark setting: bsde
     // bench's key separable).
     bool separable_pass = true;
+    // G: the grid split along its first axis over G GPUs (slab_link.h, slabs.h); 1 = one GPU, the whole grid.
+    int gpus = 1;
 
     int K() const { return Ky > Kz ? Ky : Kz; }
 };

@@ -42,6 +42,8 @@
 #include "feynman_kac_layer.h"
 #include "member_solution.h"
 #include "separable_pass.h"
+#include "slab_link.h"
+#include "../scheme/slabs.h"
 #include "solution_at_zero.h"
 #include "step_status_log.h"
 #include "sweep_plan.h"
@@ -65,19 +67,30 @@ public:
     // problems with an obstacle, one member. A 2D batch's fused pass is not staged (choose_stage).
     BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings)
         : BackwardSweep(context, members, settings, 1) {}
+    // Slab `slab` of settings.gpus slabs of the grid (slabs.h): its rows, with their halos exchanged through `link` after
+    // each step's pass. The slab that owns the centre row holds the result's y_0 and z_0 (owns_centre).
+    BackwardSweep(Context& context, const Problem& problem, const SchemeSettings& settings, int slab, SlabLink& link)
+        : BackwardSweep(context, {problem}, settings, 1, slab, &link) {}
+
+    // The rows this sweep holds and owns (SlabRows::whole without slabs), and whether its owned rows hold w = 0.
+    const SlabRows& rows() const { return rows_; }
+    bool owns_centre() const { return rows_.owned_first <= space_.M / 2 && space_.M / 2 <= rows_.owned_last; }
 
 private:
     // A sweep on the grid of `refinement` M intervals per axis: 1 for the run's own, r > 1 for the start-up's
     // (startup_refinement), which runs only the start-up (run_startup) and takes its memory from the run's check.
-    BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings, int refinement)
+    BackwardSweep(Context& context, const std::vector<Problem>& members, const SchemeSettings& settings, int refinement,
+                  int slab = 0, SlabLink* link = nullptr)
         : context_(context), s_(settings), time_{settings.N, settings.T},
           space_{refinement *
                      space_intervals(settings.Ky, settings.Kz, settings.N, settings.T, settings.R, settings.grid_order),
                  settings.R, d},
-          K_(settings.K()), B_(static_cast<int>(members.size())), member_points_(space_.points()),
-          points_(checked_points(B_, space_.points())), grid_{-settings.R, space_.dx(), space_.M},
-          fitter_(Interpolation::make_fitter(context, space_.M, -settings.R, space_.dx(),
-                                              SplineOptions{settings.spline, settings.spline_solve})),
+          K_(settings.K()), B_(static_cast<int>(members.size())),
+          rows_(link ? slab_of(settings, space_.M, slab) : SlabRows::whole(space_.M)), link_(link),
+          member_points_(rows_.count() * row_points()), points_(checked_points(B_, member_points_)),
+          first_owned_((rows_.owned_first - rows_.first) * row_points()), owned_points_(rows_.owned_count() * row_points()),
+          grid_{-settings.R, space_.dx(), space_.M, rows_.first, rows_.count() - 1},
+          fitter_(make_fitter(context, space_, rows_, SplineOptions{settings.spline, settings.spline_solve})),
           host_members_(members), problems_(members.begin(), members.end()) {
         if (B_ > 1 && has_obstacle<Problem>::value)
             throw InputError(std::string("a batch of problem ") + Problem::name +
@@ -139,14 +152,15 @@ private:
             ring_.resize(ring_doubles());
             if (substeps_ > 0 && startup_refine_ <= 1) fine_ring_.resize(ring_.size());
             if (separable()) {
-                separable_.resize(B_ * SeparableWorkspace<d == 3 ? 3 : 2>::doubles(space_.M));
+                separable_.resize(B_ * SeparableWorkspace<d == 3 ? 3 : 2>::doubles(space_.M, rows_.count() - 1));
                 separable_terms_.resize(std::size_t(K_) * B_);
             }
             picard_scales_.resize(B_);
-            picard_sums_.resize(2 * B_);
+            picard_sums_.resize(2 * B_ + 1);
             if (s_.startup == Startup::feynman_kac) flows_.resize(std::size_t(K_ - 1) * B_);
             if (startup_refine_ > 1)
                 startup_sweep_.reset(new BackwardSweep(context, members, settings, startup_refine_));
+            if (link_) halo_transfers_ = halo_rows(settings, slab);
         } catch (const std::bad_alloc& e) {  // Thrust's failed device allocations throw a std::bad_alloc too
             throw DeviceError("allocating " + mebibytes(needed_bytes) + " MiB for the solver's arrays failed (" +
                               e.what() + "; N = " + std::to_string(s_.N) + ", M = " + std::to_string(space_.M) +
@@ -188,6 +202,68 @@ public:
     }
 
 private:
+    // The rows of slab `slab` of settings.gpus, the settings checked for a split grid (check_slabs).
+    static SlabRows slab_of(const SchemeSettings& settings, int M, int slab) {
+        check_slabs(settings, d, has_obstacle<Problem>::value, 1);
+        return slab_rows(M, settings.gpus, slab, slab_halo(settings, settings.N, d, has_terminal_kink<Problem>::value));
+    }
+    // The interpolation's fitter on the rows held: a family that splits rows (the tensor splines) takes them; the others
+    // run on the whole grid alone (check_slabs).
+    static Fitter make_fitter(Context& context, const SpaceGrid& space, const SlabRows& rows, SplineOptions spline) {
+        if constexpr (Interpolation::splits_rows)
+            return Interpolation::make_fitter(context, space.M, -space.R, space.dx(), spline, rows.count() - 1,
+                                              space.point(rows.first));
+        else
+            return Interpolation::make_fitter(context, space.M, -space.R, space.dx(), spline);
+    }
+    // (M+1)^(d-1): the points of a row i_1.
+    int row_points() const {
+        int points = 1;
+        for (int axis = 1; axis < d; ++axis) points *= space_.M + 1;
+        return points;
+    }
+
+    // The rows this slab sends to, and receives from, each other slab after a step: its owned rows that the other
+    // holds, and its halo rows that the other owns (rows relative to this slab's first).
+    struct HaloRows {
+        int peer, send_first, send_count, receive_first, receive_count;
+    };
+    std::vector<HaloRows> halo_rows(const SchemeSettings& settings, int slab) const {
+        const int halo = slab_halo(settings, settings.N, d, has_terminal_kink<Problem>::value);
+        std::vector<HaloRows> transfers;
+        for (int peer = 0; peer < settings.gpus; ++peer) {
+            if (peer == slab) continue;
+            const SlabRows other = slab_rows(space_.M, settings.gpus, peer, halo);
+            const int send_first = std::max(rows_.owned_first, other.first);
+            const int send_last = std::min(rows_.owned_last, other.last);
+            const int receive_first = std::max(rows_.first, other.owned_first);
+            const int receive_last = std::min(rows_.last, other.owned_last);
+            const int send_count = std::max(0, send_last - send_first + 1);
+            const int receive_count = std::max(0, receive_last - receive_first + 1);
+            if (send_count + receive_count > 0)
+                transfers.push_back({peer, send_first - rows_.first, send_count, receive_first - rows_.first,
+                                     receive_count});
+        }
+        return transfers;
+    }
+
+    // A new layer's halo rows from the slabs that own them, each function's (HaloRows), before its fit.
+    void exchange_halos(const LayerView& layer) {
+        if (!link_) return;
+        std::vector<HaloTransfer> transfers;
+        const std::ptrdiff_t row = row_points();
+        for (const HaloRows& h : halo_transfers_)
+            for (int k = 0; k < functions(); ++k) {
+                double* values = layer.values(k);
+                if (h.send_count > 0)
+                    transfers.push_back({h.peer, values + h.send_first * row, nullptr, std::size_t(h.send_count * row)});
+                if (h.receive_count > 0)
+                    transfers.push_back({h.peer, nullptr, values + h.receive_first * row,
+                                         std::size_t(h.receive_count * row)});
+            }
+        link_->exchange(transfers);
+    }
+
     // B (M+1)^d, which the sweep's 32-bit indices must reach; at least one member.
     static int checked_points(int members, int member_points) {
         if (members < 1) throw InputError("an empty batch: no member to solve");
@@ -220,7 +296,8 @@ private:
                                  separable(),
                                  status_depth(d, points_),
                                  startup_refine_,
-                                 B_};
+                                 B_,
+                                 link_ ? s_.gpus : 1};
         return memory.check(context_.free_bytes(), context_.description(), space_.M);
     }
 
@@ -238,23 +315,30 @@ private:
     // summed over each member's points by the context's segmented reduction); where every term of it underflows (data
     // that are 0 but far out, beyond |w| = 3.9 at T = 0.01), their largest |y|, which scales with them as well; 1 where
     // the data are 0 (or not finite, which the first step's status check reports). picard_.scale is the smallest, for
-    // the statuses' messages, and picard_scale_source_ says what gave it.
+    // the statuses' messages, and picard_scale_source_ says what gave it. On a slab, its owned points' sums added up
+    // over the slabs (the link), so that every slab takes the whole grid's scales.
     void set_picard_scales(const LayerView& terminal) {
         const auto terms = [&](const double* values) {
-            return thrust::make_transform_iterator(thrust::counting_iterator<int>(0),
+            return thrust::make_transform_iterator(thrust::counting_iterator<int>(first_owned_),
                                                    TerminalMagnitude<d>{grid_, s_.T, values, member_points_});
         };
-        double* sums = raw(picard_sums_);  // B weighted sums, then B largest |y|
-        context_.reduce_segments_into(terms(terminal.values(0)), member_points_, B_, 0.0, Sum{}, sums);
-        context_.reduce_segments_into(thrust::make_transform_iterator(terminal.values(0), AbsoluteValue{}),
-                                      member_points_, B_, 0.0, Maximum{}, sums + B_);
-        const double weight = context_.reduce(terms(nullptr), member_points_, 0.0, Sum{});
-        std::vector<double> host(2 * B_);
+        double* sums = raw(picard_sums_);  // B weighted sums, the weight, then B largest |y|
+        const double* owned = terminal.values(0) + first_owned_;
+        context_.reduce_segments_into(terms(terminal.values(0)), owned_points_, B_, 0.0, Sum{}, sums);
+        context_.reduce_segments_into(terms(nullptr), owned_points_, 1, 0.0, Sum{}, sums + B_);
+        context_.reduce_segments_into(thrust::make_transform_iterator(owned, AbsoluteValue{}), owned_points_, B_, 0.0,
+                                      Maximum{}, sums + B_ + 1);
+        if (link_) {
+            link_->add_up(sums, B_ + 1);
+            link_->take_largest(sums + B_ + 1, B_);
+        }
+        std::vector<double> host(2 * B_ + 1);
         context_.copy_to_host(picard_sums_.begin(), picard_sums_.end(), host.begin());
+        const double weight = host[B_];
         const auto usable = [](double scale) { return scale > 0.0 && std::isfinite(scale); };
         std::vector<double> scales(B_);
         for (int b = 0; b < B_; ++b) {
-            const double mean = host[b] / weight, largest = host[B_ + b];
+            const double mean = host[b] / weight, largest = host[B_ + 1 + b];
             scales[b] = usable(mean) ? mean : usable(largest) ? largest : 1.0;
         }
         const int smallest = static_cast<int>(std::min_element(scales.begin(), scales.end()) - scales.begin());
@@ -381,6 +465,7 @@ private:
         } else {
             fused_pass<false>(ring, n, coefficients, dt, t_n);
         }
+        exchange_halos(ring.layer(n));
         const int pass_end = phase_span(&SweepPhaseSeconds::expectation, pass_start);
         if (stage_.stride > 0 && !separable())
             for (int j = 1; j <= K; ++j)
@@ -430,7 +515,8 @@ private:
         const auto launch = [&](auto points_per_call) {
             constexpr int P = decltype(points_per_call)::value;
             using Update = MultistepPointUpdate<Problem, Evaluator, reads_kinked_layer, P>;
-            const PointOrder<d> order{space_.M, stage_.stride > 0 ? 1 : 16};
+            const PointOrder<d> order{rows_.owned_first - rows_.first, rows_.owned_last - rows_.first, space_.M,
+                                      stage_.stride > 0 ? 1 : 16, member_points_};
             context_.template for_each_group<Shapes::lanes_per_point, Shapes::pass_blocks_per_sm>(
                 B_ * ((order.visits() + P - 1) / P),
                 VisitInOrder<d, Update>{order, Update{members(), fitter_.evaluator(), ring, grid_, coefficients, n, t_n,
@@ -471,7 +557,9 @@ private:
             const int ky = coefficients.ky, kz = coefficients.kz, K = std::max(ky, kz);
             const double* gamma_y = host_gamma_y_.data() + ky * (K_ + 1);
             const double* gamma_z = host_gamma_z_.data() + kz * (K_ + 1);
-            const SeparableWorkspace<d> work{raw(separable_), space_.M};
+            const SeparableWorkspace<d> work{raw(separable_), space_.M, rows_.count() - 1};
+            const int first_row = rows_.owned_first - rows_.first, last_row = rows_.owned_last - rows_.first;
+            const int rows = last_row - first_row + 1;
             const Evaluator evaluator = fitter_.evaluator();
             const MemberPointSolver<Problem> solve{
                 members(), {problem(), ring, grid_, n, t_n, ky * dt * gamma_y[0], picard_, statuses_.point_statuses()}};
@@ -488,25 +576,30 @@ private:
                 const SeparableLayerTerms<d>* terms = raw(separable_terms_) + (j - 1) * B_;
                 if constexpr (d == 2) {
                     context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
-                        B_ * SeparableAxis1Sums<Evaluator>::visits(space_.M),
+                        B_ * SeparableAxis1Sums<Evaluator>::visits(rows, space_.M),
                         EachVisit<SeparableAxis1Sums<Evaluator>>{{evaluator, ring.layer(n + j), member_points_,
-                                                                  member_data(), nodes, rule.L, terms, work}});
+                                                                  member_data(), nodes, rule.L, terms, work, first_row,
+                                                                  last_row}});
+                    using Axis2 = SeparableAxis2Sums<Problem, Evaluator>;
                     context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                        points_, EachVisit<SeparableAxis2Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms,
-                                                                                     work, j == K, j == 1 && !kinked_alone,
-                                                                                     gamma_z[0], solve}});
+                        B_ * owned_points_,
+                        EachVisit<FromPoint<Axis2>>{{first_owned_, Axis2{evaluator, nodes, rule.L, terms, work, j == K,
+                                                                         j == 1 && !kinked_alone, gamma_z[0], solve}}});
                 } else {
                     context_.template for_each_group<1, Shapes::axis1_blocks_per_sm>(
-                        B_ * SeparableAxis1Sums3D<Evaluator>::visits(space_.M),
+                        B_ * SeparableAxis1Sums3D<Evaluator>::visits(rows, space_.M),
                         EachVisit<SeparableAxis1Sums3D<Evaluator>>{{evaluator, ring.layer(n + j), member_points_,
-                                                                    member_data(), nodes, rule.L, terms, work}});
+                                                                    member_data(), nodes, rule.L, terms, work,
+                                                                    first_row, last_row}});
                     context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                        B_ * SeparableAxis2Sums3D<Evaluator>::visits(space_.M),
-                        EachVisit<SeparableAxis2Sums3D<Evaluator>>{{evaluator, nodes, rule.L, work}});
+                        B_ * SeparableAxis2Sums3D<Evaluator>::visits(rows, space_.M),
+                        EachVisit<SeparableAxis2Sums3D<Evaluator>>{{evaluator, nodes, rule.L, work, first_row,
+                                                                    last_row}});
+                    using Axis3 = SeparableAxis3Sums<Problem, Evaluator>;
                     context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                        points_, EachVisit<SeparableAxis3Sums<Problem, Evaluator>>{{evaluator, nodes, rule.L, terms,
-                                                                                     work, j == K, j == 1 && !kinked_alone,
-                                                                                     gamma_z[0], solve}});
+                        B_ * owned_points_,
+                        EachVisit<FromPoint<Axis3>>{{first_owned_, Axis3{evaluator, nodes, rule.L, terms, work, j == K,
+                                                                         j == 1 && !kinked_alone, gamma_z[0], solve}}});
                 }
                 if constexpr (has_terminal_kink<Problem>::value) {
                     if (n + j == coefficients.kinked_layer) {
@@ -530,7 +623,8 @@ private:
             }
             if (kinked_alone)
                 context_.template for_each_group<1, Shapes::axis2_blocks_per_sm>(
-                    points_, EachVisit<SeparableSolve<Problem>>{{work, gamma_z[0], solve}});
+                    B_ * owned_points_,
+                    EachVisit<FromPoint<SeparableSolve<Problem>>>{{first_owned_, {work, gamma_z[0], solve}}});
         }
     }
 
@@ -560,8 +654,9 @@ private:
             const Node* row = table.data() + (j - 1) * s_.L;
             const RowReach reach{row[0].shift.cells, row[s_.L - 1].shift.cells, stage_};
             double columns = 0.0;
-            for (int first = 0; first < points_; first += P) {
-                const auto windows = evaluator.row_windows(first, std::min(points_, first + P) - 1, reach);
+            const int end = first_owned_ + owned_points_;
+            for (int first = first_owned_; first < end; first += P) {
+                const auto windows = evaluator.row_windows(first, std::min(end, first + P) - 1, reach);
                 for (int r = windows.first_row; r <= windows.last_row; ++r)
                     columns += windows.end(r) - windows.begin(r) + 1;
             }
@@ -656,9 +751,9 @@ private:
         result.startup_refine = startup_refine_;
         result.terminal_kinked = has_terminal_kink<Problem>::value;
         if (B_ == 1)
-            SolutionAtZero<Problem, Context>{context_, problem(), grid_, points_, space_.centre(), s_.R}.collect(ring_,
-                                                                                                              layer, result);
-        collect_members(layer, result);
+            SolutionAtZero<Problem, Context>{context_, problem(), grid_, points_, centre(), s_.R}.collect(ring_, layer,
+                                                                                                      result);
+        if (owns_centre()) collect_members(layer, result);
         statuses_.report(steps(), picard_judged(), result);
         exercise_.collect(context_, problem(), result);
         result.staged_axis_sums = run_.staged_axis_sums;
@@ -668,6 +763,12 @@ private:
         result.device_bytes_measured = context_.device_bytes_in_use();
     }
 
+    // The index of w = 0 among the points held where the owned rows hold it, else 0 (owns_centre).
+    int centre() const {
+        if (!owns_centre()) return 0;
+        return space_.centre() - rows_.first * row_points();
+    }
+
     // Each member's MemberSolution from its y and z near w = 0 (MemberStencil), gathered in one pass and one copy.
     void collect_members(const LayerView& layer, SolveResult& result) {
         constexpr int W = MemberStencil::width;
@@ -675,7 +776,7 @@ private:
         Vector near(gathered);
         thrust::transform(context_.policy(), thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(gathered),
                           near.begin(),
-                          MemberStencil{layer.values(0), points_, member_points_, space_.centre(), B_, d, space_.M});
+                          MemberStencil{layer.values(0), points_, member_points_, centre(), B_, d, space_.M});
         std::vector<double> host(near.size());
         context_.copy_to_host(near.begin(), near.end(), host.begin());
         const auto at = [&](int f, int b, int a, int k) { return host[((f * B_ + b) * d + a) * W + k]; };
@@ -718,8 +819,13 @@ private:
     SpaceGrid space_;
     int K_;
     int B_;              // members (Members): 1 for a solve of one problem
-    int member_points_;  // (M+1)^d of this grid
+    SlabRows rows_;      // the rows held and owned: all of them but on a slab (slabs.h)
+    SlabLink* link_;     // to the other slabs; nullptr on the whole grid
+    std::vector<HaloRows> halo_transfers_;  // a slab's (halo_rows)
+    int member_points_;  // (M1+1)(M+1)^(d-1) of this grid's rows held, M1 = M but on a slab
     int points_;         // B_ member_points_: the sweep's points
+    int first_owned_;    // the first sweep point of the owned rows (0 but on a slab)
+    int owned_points_;   // a member's points in the owned rows (member_points_ but on a slab)
     int substeps_ = 0;
     int startup_refine_ = 0;  // startup_refinement: of the run's own sweep; 0 in the start-up's
     std::unique_ptr<BackwardSweep> startup_sweep_;  // where startup_refine_ > 1

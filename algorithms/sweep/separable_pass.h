@@ -88,16 +88,16 @@ struct MemberLayerTerms {
 template <int d>
 struct SeparableWorkspace;
 
-// 2D: the staged combinations of one layer, each (M+1) rows of M+3 ghosted columns (i1 (M+3) + c), and the points'
-// sums over the layers read so far, each (M+1)^2 (explicit y, g1_0 z_1, g1_0 z_2).
+// 2D: the staged combinations of one layer, each (M1+1) rows of M+3 ghosted columns (i1 (M+3) + c), and the points'
+// sums over the layers read so far, each (M1+1)(M+1) (explicit y, g1_0 z_1, g1_0 z_2); M1 = M but on a slab (slabs.h).
 template <>
 struct SeparableWorkspace<2> {
     enum Staged { h, u1, u2, v, staged_arrays };  // SeparableAxis1Sums
     enum Sum { explicit_y, z1_sum, z2_sum, sums };
     double* base;
-    int M;
-    __host__ __device__ std::size_t staged_size() const { return static_cast<std::size_t>(M + 1) * (M + 3); }
-    __host__ __device__ std::size_t points() const { return static_cast<std::size_t>(M + 1) * (M + 1); }
+    int M, M1;
+    __host__ __device__ std::size_t staged_size() const { return static_cast<std::size_t>(M1 + 1) * (M + 3); }
+    __host__ __device__ std::size_t points() const { return static_cast<std::size_t>(M1 + 1) * (M + 1); }
     __host__ __device__ double* staged(int which) const { return base + which * staged_size(); }
     __host__ __device__ double* sum(int which) const { return base + staged_arrays * staged_size() + which * points(); }
     // Grid point i's sums: explicit y and g1_0 z.
@@ -115,8 +115,8 @@ struct SeparableWorkspace<2> {
     }
     __host__ __device__ std::size_t member_doubles() const { return staged_arrays * staged_size() + sums * points(); }
     // member b's workspace: the b-th of the members' ones one after the other
-    __host__ __device__ SeparableWorkspace member(int b) const { return {base + b * member_doubles(), M}; }
-    static std::size_t doubles(int M) { return SeparableWorkspace{nullptr, M}.member_doubles(); }
+    __host__ __device__ SeparableWorkspace member(int b) const { return {base + b * member_doubles(), M, M1}; }
+    static std::size_t doubles(int M, int M1) { return SeparableWorkspace{nullptr, M, M1}.member_doubles(); }
 };
 
 // The stage of a layer at R consecutive rows i1 of one ghosted column c: with the layer's functions y, z_1, z_2 (F),
@@ -125,7 +125,8 @@ struct SeparableWorkspace<2> {
 // u2 = z_scale S0_z2 and v = v_y S0_y + v_z . S0_z (to z_2: along axis 2 with omega_m and omega_m dW_m).
 // Where a node moves all R rows into cells of the grid (the evaluator's shifted_run_inside), their stencils are one
 // stencil moved a cell per row, so the R + 3 coefficients each function's R sums read are loaded once. The visits take
-// the (run, column) places of tiles of 8 runs of R rows by 32 columns (TiledVisits): on a GPU a warp loads 32
+// the (run, column) places of tiles of 8 runs of R rows (of the rows first_row..last_row: a slab's owned rows) by 32
+// columns (TiledVisits): on a GPU a warp loads 32
 // neighbouring coefficients of a row, and the warps of a block share the rows their runs reach (the axis-1 stencils of
 // neighbouring rows overlap), which a visit of row after row would fetch anew for each.
 template <class Evaluator>
@@ -140,26 +141,27 @@ struct SeparableAxis1Sums {
     int L;
     const SeparableLayerTerms<2>* member_terms;  // the layer's, member b's at b (MemberLayerTerms)
     SeparableWorkspace<2> members_work;       // member 0's; SeparableWorkspace::member
+    int first_row, last_row;                  // the rows summed
 
-    // runs of R rows (the last may be shorter) by M + 3 ghosted columns, per member
-    __host__ __device__ static Visits places(int M) { return {(M + R) / R, M + 3}; }
-    __host__ __device__ static int visits(int M) { return places(M).count(); }
+    // runs of R of `rows` rows (the last may be shorter) by M + 3 ghosted columns, per member
+    __host__ __device__ static Visits places(int rows, int M) { return {(rows + R - 1) / R, M + 3}; }
+    __host__ __device__ static int visits(int rows, int M) { return places(rows, M).count(); }
 
-    // visit k: member k / visits(M)'s place k % visits(M)
+    // visit k: member k / visits's place k % visits
     __host__ __device__ void operator()(int k) const {
-        const int M = evaluate.M, columns = M + 3;
-        const int b = k / visits(M);
+        const int M = evaluate.M, columns = M + 3, count = last_row - first_row + 1, member_visits = visits(count, M);
+        const int b = k / member_visits;
         const LayerView layer = all.member(b, member_points, member_data);
-        const auto [run, column, inside] = places(M)(k - b * visits(M));
+        const auto [run, column, inside] = places(count, M)(k - b * member_visits);
         if (!inside) return;  // a tile past the grid's edge
-        const int first_row = run * R;
-        const int rows = M + 1 - first_row < R ? M + 1 - first_row : R;
+        const int run_row = first_row + run * R;
+        const int rows = last_row + 1 - run_row < R ? last_row + 1 - run_row : R;
         double s0[3][R] = {}, s1[3][R] = {};
         for (int l = 0; l < L; ++l) {
             const Node node = nodes[l];
             const double omega_dw = node.omega * node.dW;
-            if (rows == R && evaluate.shifted_run_inside(first_row, R, node)) {
-                const auto a1 = evaluate.along_axis(first_row, node);
+            if (rows == R && evaluate.shifted_run_inside(run_row, R, node)) {
+                const auto a1 = evaluate.along_axis1(run_row, node);
                 for (int f = 0; f < 3; ++f) {
                     double sums[R];
                     evaluate.template axis1_run_sums<R>(layer.data(f), a1, column, sums);
@@ -170,7 +172,7 @@ struct SeparableAxis1Sums {
                 }
             } else {
                 for (int r = 0; r < rows; ++r) {
-                    const auto a1 = evaluate.along_axis(first_row + r, node);
+                    const auto a1 = evaluate.along_axis1(run_row + r, node);
                     for (int f = 0; f < 3; ++f) {
                         const double sum = evaluate.axis1_sum(layer.data(f), a1, column);
                         s0[f][r] += node.omega * sum;
@@ -183,7 +185,7 @@ struct SeparableAxis1Sums {
         const SeparableLayerTerms<2> t = member_terms[b];
         const SeparableWorkspace<2> work = members_work.member(b);
         for (int r = 0; r < rows; ++r) {
-            const std::size_t at = static_cast<std::size_t>(first_row + r) * columns + column;
+            const std::size_t at = static_cast<std::size_t>(run_row + r) * columns + column;
             work.staged(SeparableWorkspace<2>::h)[at] = t.h_y * s0[0][r] + t.h_z[0] * s0[1][r] + t.h_z[1] * s0[2][r];
             work.staged(SeparableWorkspace<2>::u1)[at] =
                 t.z_scale * s0[1][r] + t.v_y * s1[0][r] + t.v_z[0] * s1[1][r] + t.v_z[1] * s1[2][r];
@@ -295,7 +297,7 @@ struct KinkBandVisits {
     double variance;
     GridPoints<d> grid;
     int along;  // a
-    int width;  // visits per line, at most M + 1
+    int width;  // visits per line, at most the axis's points
 
     static KinkBandVisits of(const KinkFlatExpectation<d>& rule, double variance, const GridPoints<d>& grid) {
         int along = 0;
@@ -303,11 +305,13 @@ struct KinkBandVisits {
             if (std::fabs(rule.kink.normal[k]) > std::fabs(rule.kink.normal[along])) along = k;
         const double length = 2.0 * rule.resolved_half_width(variance) / std::fabs(rule.kink.normal[along]);
         const double width = std::ceil(length / grid.dx) + 2.0;
-        return {rule, variance, grid, along, width < grid.M + 1 ? static_cast<int>(width) : grid.M + 1};
+        const int points = grid.intervals(along) + 1;
+        return {rule, variance, grid, along, width < points ? static_cast<int>(width) : points};
     }
     __host__ __device__ int lines() const {
         int count = 1;
-        for (int k = 1; k < d; ++k) count *= grid.M + 1;
+        for (int k = 0; k < d; ++k)
+            if (k != along) count *= grid.intervals(k) + 1;
         return count;
     }
     __host__ __device__ int count() const { return lines() * width; }
@@ -318,19 +322,20 @@ struct KinkBandVisits {
         double across = 0.0;
         for (int axis = d - 1; axis >= 0; --axis) {
             if (axis == along) continue;
-            index[axis] = line % (grid.M + 1);
-            line /= grid.M + 1;
-            across += rule.kink.normal[axis] * (grid.x_min + index[axis] * grid.dx);
+            index[axis] = line % (grid.intervals(axis) + 1);
+            line /= grid.intervals(axis) + 1;
+            across += rule.kink.normal[axis] * (grid.axis_min(axis) + index[axis] * grid.dx);
         }
         const double n_along = rule.kink.normal[along];
         const double centre = (rule.kink.offset - across) / n_along;
         const double low = centre - rule.resolved_half_width(variance) / fabs(n_along);
-        const double first = fmax(floor((low - grid.x_min) / grid.dx), 0.0);  // a double: far lines pass the ints
+        // a double: far lines pass the ints
+        const double first = fmax(floor((low - grid.axis_min(along)) / grid.dx), 0.0);
         const double at = first + k % width;
-        if (!(at <= grid.M)) return -1;
+        if (!(at <= grid.intervals(along))) return -1;
         index[along] = static_cast<int>(at);
         int i = 0;
-        for (int axis = 0; axis < d; ++axis) i = i * (grid.M + 1) + index[axis];
+        for (int axis = 0; axis < d; ++axis) i = i * (grid.intervals(axis) + 1) + index[axis];
         return rule.resolves(variance, grid(i)) ? i : -1;
     }
 };
@@ -377,10 +382,10 @@ struct SeparableWorkspace<3> {
     enum Axis2 { h2, w1, w2, w3, v2, axis2_arrays };  // at (i1 (M+1) + i2)(M+3) + c3
     enum Sum { explicit_y, z1_sum, z2_sum, z3_sum, sums };
     double* base;
-    int M;
-    __host__ __device__ std::size_t axis1_size() const { return static_cast<std::size_t>(M + 1) * (M + 3) * (M + 3); }
-    __host__ __device__ std::size_t axis2_size() const { return static_cast<std::size_t>(M + 1) * (M + 1) * (M + 3); }
-    __host__ __device__ std::size_t points() const { return static_cast<std::size_t>(M + 1) * (M + 1) * (M + 1); }
+    int M, M1;  // M1 + 1 rows i1: M1 = M but on a slab (slabs.h)
+    __host__ __device__ std::size_t axis1_size() const { return static_cast<std::size_t>(M1 + 1) * (M + 3) * (M + 3); }
+    __host__ __device__ std::size_t axis2_size() const { return static_cast<std::size_t>(M1 + 1) * (M + 1) * (M + 3); }
+    __host__ __device__ std::size_t points() const { return static_cast<std::size_t>(M1 + 1) * (M + 1) * (M + 1); }
     __host__ __device__ double* axis1(int which) const { return base + which * axis1_size(); }
     __host__ __device__ double* axis2(int which) const {
         return base + axis1_arrays * axis1_size() + which * axis2_size();
@@ -404,8 +409,8 @@ struct SeparableWorkspace<3> {
     __host__ __device__ std::size_t member_doubles() const {
         return axis1_arrays * axis1_size() + axis2_arrays * axis2_size() + sums * points();
     }
-    __host__ __device__ SeparableWorkspace member(int b) const { return {base + b * member_doubles(), M}; }
-    static std::size_t doubles(int M) { return SeparableWorkspace{nullptr, M}.member_doubles(); }
+    __host__ __device__ SeparableWorkspace member(int b) const { return {base + b * member_doubles(), M, M1}; }
+    static std::size_t doubles(int M, int M1) { return SeparableWorkspace{nullptr, M, M1}.member_doubles(); }
 };
 
 // The axis-1 sums of a 3D layer: visit (i1, c2, c3) of a member, the ghosted index c = c2 (M+3) + c3 fastest, so that
@@ -422,15 +427,17 @@ struct SeparableAxis1Sums3D {
     int L;
     const SeparableLayerTerms<3>* member_terms;  // the layer's, member b's at b
     SeparableWorkspace<3> members_work;          // member 0's
-    __host__ __device__ static int visits(int M) { return (M + 1) * (M + 3) * (M + 3); }
+    int first_row, last_row;                     // the rows i1 summed
+    __host__ __device__ static int visits(int rows, int M) { return rows * (M + 3) * (M + 3); }
     __host__ __device__ void operator()(int k) const {
-        const int M = evaluate.M, plane = (M + 3) * (M + 3);
-        const int b = k / visits(M), place = k % visits(M), row = place / plane, c = place % plane;
+        const int M = evaluate.M, plane = (M + 3) * (M + 3), member_visits = visits(last_row - first_row + 1, M);
+        const int b = k / member_visits, row = first_row + k % member_visits / plane, c = k % plane;
+        const int place = row * plane + c;
         const LayerView layer = all.member(b, member_points, member_data);
         double s0[4] = {}, s1[4] = {};
         for (int l = 0; l < L; ++l) {
             const Node node = nodes[l];
-            const auto a1 = evaluate.along_axis(row, node);
+            const auto a1 = evaluate.along_axis1(row, node);
             for (int f = 0; f < 4; ++f) {
                 const double sum = weighted_four(a1.w, layer.data(f) + a1.cell * plane + c, plane);
                 s0[f] += node.omega * sum;
@@ -461,12 +468,13 @@ struct SeparableAxis2Sums3D {
     const Node* nodes;
     int L;
     SeparableWorkspace<3> members_work;  // member 0's
-    __host__ __device__ static int visits(int M) { return (M + 1) * (M + 1) * (M + 3); }
+    int first_row, last_row;             // the rows i1 summed
+    __host__ __device__ static int visits(int rows, int M) { return rows * (M + 1) * (M + 3); }
     __host__ __device__ void operator()(int k) const {
         using W = SeparableWorkspace<3>;
-        const int M = evaluate.M, ghosted = M + 3;
-        const int b = k / visits(M), place = k % visits(M), c3 = place % ghosted, i2 = place / ghosted % (M + 1),
-                  i1 = place / ghosted / (M + 1);
+        const int M = evaluate.M, ghosted = M + 3, member_visits = visits(last_row - first_row + 1, M);
+        const int b = k / member_visits, place = first_row * (M + 1) * ghosted + k % member_visits,
+                  c3 = place % ghosted, i2 = place / ghosted % (M + 1), i1 = place / ghosted / (M + 1);
         const W work = members_work.member(b);
         const int row = i1 * ghosted * ghosted + c3;  // X(i1, c2, c3) at row + c2 (M+3)
         double h = 0.0, w1 = 0.0, w2 = 0.0, w3 = 0.0, v = 0.0;

@@ -62,55 +62,71 @@ struct Members {
     __host__ __device__ LayerView layer(const LayerView& all, int b) const { return all.member(b, points, data); }
 };
 
-// Grid point i of the uniform grid in W-space: w = x_min + i dx in 1D, (x_min + i_1 dx, x_min + i_2 dx)
-// with i = i_1 (M+1) + i_2 in 2D, (x_min + i_1 dx, x_min + i_2 dx, x_min + i_3 dx) with i = (i_1 (M+1) + i_2)(M+1) + i_3
-// in 3D.
+// Grid point i of the uniform grid in W-space: w = x_min + (r + i) dx in 1D, (x_min + (r + i_1) dx, x_min + i_2 dx)
+// with i = i_1 (M+1) + i_2 in 2D, (x_min + (r + i_1) dx, x_min + i_2 dx, x_min + i_3 dx) with
+// i = (i_1 (M+1) + i_2)(M+1) + i_3 in 3D: M intervals along axes 2..d, M1 along axis 1 from its row r = first_row,
+// which are M and 0 on the whole grid and a slab's rows on a slab of it (slabs.h).
 template <int d>
 struct GridPoints {
     double x_min, dx;
     int M;
+    int first_row, M1;
+    __host__ __device__ GridPoints(double x_min, double dx, int M) : GridPoints(x_min, dx, M, 0, M) {}
+    __host__ __device__ GridPoints(double x_min, double dx, int M, int first_row, int M1)
+        : x_min(x_min), dx(dx), M(M), first_row(first_row), M1(M1) {}
+    // The intervals along axis `axis` (0-based), and its first coordinate.
+    __host__ __device__ int intervals(int axis) const { return axis == 0 ? M1 : M; }
+    __host__ __device__ double axis_min(int axis) const { return axis == 0 ? x_min + first_row * dx : x_min; }
     __host__ __device__ Point<d> operator()(int i) const { return site(i).w; }
     __host__ __device__ GridSite<d> site(int i) const {
         if constexpr (d == 1) {
-            return {x_min + i * dx, {i}};
+            return {x_min + (first_row + i) * dx, {i}};
         } else if constexpr (d == 2) {
             const int i1 = i / (M + 1), i2 = i % (M + 1);
-            return {Vec2{{x_min + i1 * dx, x_min + i2 * dx}}, {i1, i2}};
+            return {Vec2{{x_min + (first_row + i1) * dx, x_min + i2 * dx}}, {i1, i2}};
         } else {
             const int i3 = i % (M + 1), rest = i / (M + 1), i2 = rest % (M + 1), i1 = rest / (M + 1);
-            return {Vec3{{x_min + i1 * dx, x_min + i2 * dx, x_min + i3 * dx}}, {i1, i2, i3}};
+            return {Vec3{{x_min + (first_row + i1) * dx, x_min + i2 * dx, x_min + i3 * dx}}, {i1, i2, i3}};
         }
     }
 };
 
-// The order in which the fused pass visits the grid: k = i in 1D and 3D. In 2D the grid is cut into tiles of
-// `tile` x `tile` points visited tile after tile (tile^2 consecutive k per tile, row after row inside), so that
-// the threads that run together read one neighbourhood of each stored layer: with tiles of 16 x 16 about
+// The order in which the fused pass visits the grid rows first_row..last_row (all M1 + 1 but on a slab, whose
+// owned rows alone are computed): row after row, each of (M+1)^(d-1) points, in 1D and 3D. In 2D the rows are cut
+// into tiles of `tile` x `tile` points visited tile after tile (tile^2 consecutive k per tile, row after row inside),
+// so that the threads that run together read one neighbourhood of each stored layer: with tiles of 16 x 16 about
 // 19 x 19 coefficients per node and function instead of 4 rows of 259 for 256 points of one grid row. Tiles of
-// 1 x 1 are the rows one after the other (k = i), the order of the staged pass, whose blocks share rows
-// (expectation_rules.h). Visits past the grid's edge in the last tiles of each axis map to -1.
+// 1 x 1 are the rows one after the other, the order of the staged pass, whose blocks share rows
+// (expectation_rules.h). Visits past the rows' or the grid's edge in the last tiles of each axis map to -1. A batch
+// (Members, on the whole grid) visits its members one after the other.
 template <int d>
 struct PointOrder {
+    int first_row, last_row;  // of axis 1
     int M, tile;
-    __host__ __device__ int tiles_per_axis() const { return (M + tile) / tile; }  // ceil((M+1) / tile)
-    // a member's visits (Members: a batch visits its members one after the other)
-    __host__ __device__ int visits() const {
-        if constexpr (d == 2) return tiles_per_axis() * tiles_per_axis() * tile * tile;
-        int points = M + 1;
+    int member_points;        // (M1+1)(M+1)^(d-1)
+    __host__ __device__ int rows() const { return last_row - first_row + 1; }
+    __host__ __device__ int row_points() const {
+        int points = 1;
         for (int axis = 1; axis < d; ++axis) points *= M + 1;
         return points;
     }
-    // the sweep point of visit k: member b = k / visits()'s grid point, (M+1)^d b + its index in the member's grid
+    __host__ __device__ int tiles_along(int count) const { return (count + tile - 1) / tile; }
+    // a member's visits
+    __host__ __device__ int visits() const {
+        if constexpr (d == 2) return tiles_along(rows()) * tiles_along(M + 1) * tile * tile;
+        return rows() * row_points();
+    }
+    // the sweep point of visit k: member b = k / visits()'s grid point, member_points b + its index in the member's grid
     __host__ __device__ int operator()(int k) const {
+        const int member = k / visits();
+        k -= member * visits();
         if constexpr (d != 2) {
-            return k;
+            return member * member_points + first_row * row_points() + k;
         } else {
-            const int member = k / visits();
-            k -= member * visits();
-            const int t = k / (tile * tile), in_tile = k % (tile * tile);
-            const int i1 = t / tiles_per_axis() * tile + in_tile / tile;
-            const int i2 = t % tiles_per_axis() * tile + in_tile % tile;
-            return i1 <= M && i2 <= M ? (member * (M + 1) + i1) * (M + 1) + i2 : -1;
+            const int t = k / (tile * tile), in_tile = k % (tile * tile), across = tiles_along(M + 1);
+            const int i1 = first_row + t / across * tile + in_tile / tile;
+            const int i2 = t % across * tile + in_tile % tile;
+            return i1 <= last_row && i2 <= M ? member * member_points + i1 * (M + 1) + i2 : -1;
         }
     }
 };
@@ -125,7 +141,15 @@ struct VisitInOrder {
     template <class Lanes>
     __host__ __device__ void operator()(int k, const Lanes& lanes) const {
         const int i = order(k);
-        if (i >= 0) body(i, lanes);
+        if constexpr (Lanes::stages) {
+            // a staging block's points first..last (the staged order: tiles of one point, so visits map in order)
+            Lanes points = lanes;
+            points.first = order(lanes.first);
+            points.last = order(lanes.last);
+            if (i >= 0) body(i, points);
+        } else {
+            if (i >= 0) body(i, lanes);
+        }
     }
 };
 
@@ -323,7 +347,7 @@ struct LayerExpectations {
                        lanes.threads());
         const int row = site.index[0];
         return {staged + (row - windows.first_row) * windows.stride() - windows.begin(row),
-                windows.rows() * windows.stride(), evaluate.along_axis(row, along1).x, along1.dW, along1.omega};
+                windows.rows() * windows.stride(), evaluate.along_axis1(row, along1).x, along1.dW, along1.omega};
     }
     __host__ __device__ void add_staged(const StagedRow& staged, const Node& along2) {
         const auto a2 = evaluate.along_axis(site.index[1], along2);

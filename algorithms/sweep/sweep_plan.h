@@ -12,6 +12,7 @@
 #include "../core/errors.h"
 #include "../scheme/grid.h"
 #include "../scheme/settings.h"
+#include "../scheme/slabs.h"
 #include "separable_pass.h"
 #include "sweep_functors.h"
 
@@ -45,6 +46,7 @@ struct SweepMemory {
     int status_depth;         // status_depth() of this grid
     int startup_refine;       // startup_refinement(); 0 or 1: the start-up (if any) on this grid
     int members = 1;          // B, a batched solve's members (Members): B times the arrays, the fitter's workspace once
+    int slabs = 1;            // G (settings.gpus): the largest slab's rows with their halos (slabs.h), on each GPU
 
     struct Estimate {
         double arrays, fitter;
@@ -57,12 +59,14 @@ struct SweepMemory {
     Estimate estimate(int N) const {
         const int K = s.K(), functions = 1 + d;
         const int M = space_intervals(s.Ky, s.Kz, N, s.T, s.R, s.grid_order);
-        const double points = members * std::pow(M + 1.0, d);
+        const int rows = slabs == 1 ? M + 1 : std::min(M + 1, (M + slabs) / slabs + 2 * slab_halo(s, N, d, s.terminal_kinked));
+        const double points = members * rows * std::pow(M + 1.0, d - 1);
         const double S = startup_substeps(s, N);
         const double ring_values = (K + 1.0) * functions * points * (1.0 + data_per_point);
         const double separable_values =
             !separable ? 0.0
-                       : members * double(d == 3 ? SeparableWorkspace<3>::doubles(M) : SeparableWorkspace<2>::doubles(M));
+                       : members * double(d == 3 ? SeparableWorkspace<3>::doubles(M, rows - 1)
+                                                 : SeparableWorkspace<2>::doubles(M, rows - 1));
         const double statuses = sizeof(StepStatus) * (points * status_depth + startup_fine_steps(K, S) + (N - K + 1.0));
         // The start-up's fine ring beside the run's; on a grid of r M intervals (r > 1) that and a ring of its own,
         // with their fitter, statuses and separable workspace, (r M + 1)^d / (M + 1)^d times as many values a layer.
@@ -122,7 +126,8 @@ struct SweepMemory {
         if (too_many_values)
             throw InputError("a function of the run's layers " + run + " holds " + format_number(now.function_values) +
                              " values, more than the sweep's 32-bit indices reach (2^31 - 1): " + largest);
-        throw InputError("the run needs " + mebibytes(now.arrays) + " MiB of memory on " + device + " and " +
+        const std::string where = slabs == 1 ? device : "each of --gpus " + std::to_string(slabs) + " (" + device + ")";
+        throw InputError("the run needs " + mebibytes(now.arrays) + " MiB of memory on " + where + " and " +
                          mebibytes(free) + " MiB are free " + run + ": " + largest);
     }
 };
