@@ -89,12 +89,12 @@ $(TESTS): $(TEST_OBJ) $(CLI_OBJ) $(CORE_OBJ) | deps $(CUDA_LIBRARY)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(BOOST_PO) $(LDLIBS)
 
-# cudart linked in statically, cuSPARSE found through the rpath
-$(CUDA_LIBRARY): $(BUILD)/algorithms/backends/backend_cuda.o | deps
+# cudart linked in statically, cuSPARSE found through the rpath; NCCL (--gpus) opened with dlopen where it is used
+$(CUDA_LIBRARY): $(BUILD)/algorithms/backends/backend_cuda.o $(BUILD)/algorithms/backends/nccl_links.o | deps
 	@mkdir -p $(@D)
 	$(CXX) -shared -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart_static \
 	  -lrt -lpthread -ldl
-$(BUILD)/algorithms/backends/backend_cuda.o: NVCCFLAGS += -Xcompiler -fPIC
+$(BUILD)/algorithms/backends/backend_cuda.o $(BUILD)/algorithms/backends/nccl_links.o: NVCCFLAGS += -Xcompiler -fPIC
 
 $(BUILD)/algorithms/backends/backend_omp.o: CXXFLAGS += -fopenmp
 

@@ -132,6 +132,10 @@ BenchCase parse_case(const std::string& item) {
             else if (key == "startup_substeps") integer(s.startup_substeps);
             else if (key == "startup_refine") integer(s.startup_refine);
             else if (key == "grid_order") integer(s.grid_order);
+            else if (key == "gpus") {
+                integer(s.gpus);
+                check_gpus_value(key, s.gpus);
+            }
             else if (key == "T") real(s.T);
             else if (key == "R") real(s.R);
             else if (key == "interp") s.interpolation = parse_interpolation(value);
@@ -156,6 +160,8 @@ BenchCase parse_case(const std::string& item) {
             throw InputError(message.compare(0, where.size(), where) == 0 ? message : where + message);
         }
     }
+    if (surface && given.count("gpus"))
+        throw InputError(where + "gpus is not for the surface cases (as bsde surface takes no --gpus)");
     if (surface) {  // the case's parameter keys reach every member; a varied one is the case's own
         c.members = batch_product(surface->lists).members;
         for (const auto& [name, value] : s.problem_parameters) {
@@ -217,8 +223,8 @@ std::string interpolation_name(const BenchResult& r) {
 }  // namespace
 
 const char* const bench_case_keys = "K, N, L, T, R, interp, spline, spline_solve, smoothing, startup, "
-                                    "startup_substeps, startup_refine, picard, picard_tol, grid_order, separable and the problem's "
-                                    "parameters";
+                                    "startup_substeps, startup_refine, picard, picard_tol, grid_order, separable, gpus and the "
+                                    "problem's parameters";
 
 const std::vector<std::string>& default_bench_cases() {
     static const std::vector<std::string> cases{"ex2-k6-n1024", "ex5-k6-n64", "ex2-k3-n256", "ex4-k3-n32"};
@@ -250,6 +256,14 @@ void validate_bench(const Invocation& invocation) {
 std::vector<Backend> bench_backends(const Invocation& invocation) {
     check_backends_present(invocation.backends);
     return invocation.backends.empty() ? std::vector<Backend>{default_backend()} : invocation.backends;
+}
+
+void check_cases_gpus(const std::vector<BenchCase>& cases, const Invocation& invocation) {
+    for (const BenchCase& c : cases) {
+        const std::string subject = "--cases " + quoted(c.name);
+        check_gpus_backends(subject, c.settings.gpus, "--backends", invocation.backends);
+        check_gpus_present(subject, c.settings.gpus);
+    }
 }
 
 // The count, part by part (the rule of bench.h; docs/benchmarking.md, "Benchmark"). A node's cell and weights come from
@@ -521,6 +535,7 @@ int bench_command(const Invocation& invocation, const std::string& command, std:
                   bool show_progress) {
     const std::vector<BenchCase> cases = parse_bench_cases(invocation.cases);
     const std::vector<Backend> backends = bench_backends(invocation);  // before anything runs or is written
+    check_cases_gpus(cases, invocation);
     const int repeats = invocation.repeats;
 
     const std::string& dir = invocation.out;

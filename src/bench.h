@@ -27,7 +27,7 @@ struct BenchCase {
 };
 
 // The keys of a case PROBLEM:KEY=VALUE:...: bsde solve's options of the scheme, '_' for '-' (K, N, ..., spline_solve,
-// startup_substeps), the problem's parameters, and separable (on or off, 2D: SchemeSettings::separable_pass).
+// startup_substeps, gpus), the problem's parameters, and separable (on or off, 2D: SchemeSettings::separable_pass).
 extern const char* const bench_case_keys;
 
 // --cases: comma-separated cases, each PROBLEM-kK-nN (ex2-k6-n1024: K = Ky = Kz = 6, N = 1024),
@@ -45,6 +45,11 @@ void validate_bench(const Invocation& invocation);
 // --backends, or the fastest this machine has (cuda, else omp). Throws InputError (exit code 2) naming a
 // requested backend that is not available.
 std::vector<Backend> bench_backends(const Invocation& invocation);
+
+// The cases of several GPUs (the key gpus, G > 1) run on the cuda backend alone (bench_backends: --backends cuda or,
+// without --backends, the default where cuda runs here), on a machine with G GPUs or more. Throws InputError naming
+// the case ("--cases 'ex4:gpus=2': this machine has 1 GPU").
+void check_cases_gpus(const std::vector<BenchCase>& cases, const Invocation& invocation);
 
 // The operation count of one quadrature-node evaluation of the fused pass (LayerExpectations::add_node in
 // sweep_functors.h, with the rule's loop): flops by part and the problem's transcendental calls, which

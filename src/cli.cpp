@@ -83,11 +83,15 @@ struct SolveFiles {
 };
 
 int solve_command(const Invocation& invocation, std::ostream& out, std::ostream& err, bool show_progress) {
-    const Backend backend = invocation.backend_given ? invocation.backend : default_backend();
+    SchemeSettings settings = invocation.settings;
+    // --gpus G > 1 runs the cuda backend (options.cpp refused --backend omp and serial with it)
+    const Backend backend = invocation.backend_given ? invocation.backend
+                            : settings.gpus > 1      ? Backend::cuda
+                                                     : default_backend();
+    check_gpus_present("--gpus " + std::to_string(settings.gpus), settings.gpus);
     const BackendOps& ops = backend_ops(backend);
     SolveFiles files(invocation, err);
     ProgressLine progress(show_progress);  // erased before the report, or an error, is printed
-    SchemeSettings settings = invocation.settings;
     settings.warn_before_run = [&err, &progress](const std::string& warning) {
         progress.print(err, "bsde: warning: " + one_line(warning));  // a line of its own on a terminal
     };

@@ -124,6 +124,9 @@ po::options_description shared_options() {
          "matrix; same spline to rounding)")
         ("backend", po::value<std::string>()->value_name("NAME"),
          "cuda, omp or serial (default: cuda when a device is present, else omp)")
+        ("gpus", po::value<std::string>()->value_name("G"),
+         "solve, study: the grid's first axis split over G GPUs of this host (cuda; 2D and 3D problems with the tensor "
+         "spline), their halos exchanged through NCCL each step, 1 to 64 (default 1; bench: the cases' key gpus)")
         ("output", po::value<std::string>()->value_name("FILE"), "solve: write y_0(w), z_0(w) and the exact values as CSV")
         ("sequential", po::value<bool>()->implicit_value(true)->zero_tokens(),
          "surface: also solve the members one after another in this process and report both rates (a benchmark)")
@@ -169,7 +172,7 @@ po::options_description shared_options() {
 // The numbers' options, which the parser stores as text and take() converts (parse_integer, parse_real: one message
 // for every number's option, e.g. --L '1.5' or --T ' 1'); every problem parameter is a real number.
 const std::set<std::string> integer_options{"Ky",         "Kz", "L", "picard", "startup-substeps", "startup-refine",
-                                            "grid-order", "repeats"};
+                                            "grid-order", "repeats",    "gpus"};
 const std::set<std::string> real_options{"T", "R", "picard-tol", "max-seconds"};
 
 // The option's value, if given, into target: a number's option parsed from its text. Throws InputError.
@@ -390,13 +393,14 @@ std::string help_text() {
             "Errors: one line 'bsde: error: ...' on stderr naming the option, file and line, value or step.\n"
             "Exit codes: 0 success; 2 bad input (an option, key or value, an unreadable config file or output\n"
             "path, standard output that cannot be written, a backend in --backends that this machine does not\n"
-            "run, a run larger than the free memory: the message gives the largest N that fits); 3 numerical\n"
-            "failure (a non-finite y or z, naming the step and grid point; Picard above its tolerance, or an\n"
-            "error estimate above the value it estimates, with --strict, else a 'bsde: warning: ...' line);\n"
-            "4 device or library failure (no CUDA device or a\n"
-            "driver too old for solve's --backend cuda, a failing CUDA or cuSPARSE call, an allocation that\n"
-            "fails); 5 a defect of this build's problems (problems/problem_list.h: two problems called alike, a\n"
-            "parameter declared twice, named as an option or read undeclared; the message names the problem).\n";
+            "run, --gpus above the GPUs it has, a run larger than the free memory: the message gives the largest\n"
+            "N that fits); 3 numerical failure (a non-finite y or z, naming the step and grid point; Picard above\n"
+            "its tolerance, or an error estimate above the value it estimates, with --strict, else a 'bsde:\n"
+            "warning: ...' line); 4 device or library failure (no CUDA device or a driver too old for solve's\n"
+            "--backend cuda, NCCL missing for --gpus, a failing CUDA, cuSPARSE or NCCL call, an allocation\n"
+            "that fails); 5 a defect of this build's problems (problems/problem_list.h: two\n"
+            "problems called alike, a parameter declared twice, named as an option or read undeclared; the\n"
+            "message names the problem).\n";
     return text.str();
 }
 
@@ -677,6 +681,12 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
         invocation.backend = parse_backend(name);
         invocation.backend_given = true;
     }
+    if (take(vm, "gpus", s.gpus)) {
+        check_gpus_value("--gpus", s.gpus);
+        if (surface) throw InputError("--gpus: only for bsde solve and bsde study (bsde bench: the cases' key gpus)");
+        if (invocation.backend_given)
+            check_gpus_backends("--gpus " + std::to_string(s.gpus), s.gpus, "--backend", {invocation.backend});
+    }
     take(vm, "output", invocation.output);
     if (vm.count("output") && invocation.output.empty()) throw InputError("--output '': an empty file name");
     if (take(vm, "estimate", name)) invocation.estimate = parse_estimate_mode(name);
@@ -691,7 +701,10 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
     const int largest_K = std::max({s.Ky, s.Kz, *std::max_element(invocation.Ks.begin(), invocation.Ks.end())});
     check_startup_options(s, vm.count("startup-substeps") > 0, vm.count("startup-refine") > 0, largest_K);
     if (study) {
-        if (take(vm, "backends", name)) invocation.backends = parse_backend_list(name);
+        if (take(vm, "backends", name)) {
+            invocation.backends = parse_backend_list(name);
+            check_gpus_backends("--gpus " + std::to_string(s.gpus), s.gpus, "--backends", invocation.backends);
+        }
         take_out_folder(vm, invocation.out);
         take(vm, "max-seconds", invocation.max_seconds);
         invocation.repeats = 1;
@@ -717,6 +730,34 @@ static Invocation parse_options(const std::vector<std::string>& args, ConfigOrig
                          " (--spots narrows them, --R sets R): " + e.what());
     }
     return invocation;
+}
+
+void check_gpus_value(const std::string& option, int gpus) {
+    if (gpus < 1) throw InputError(option + " " + std::to_string(gpus) + ": must be a positive integer");
+    if (gpus > max_gpus)
+        throw InputError(option + " " + std::to_string(gpus) + ": at most " + std::to_string(max_gpus) +
+                         " (the GPUs of one host)");
+}
+
+void check_gpus_backends(const std::string& subject, int gpus, const std::string& option,
+                         const std::vector<Backend>& backends) {
+    const auto host = std::find_if(backends.begin(), backends.end(), [](Backend b) { return b != Backend::cuda; });
+    if (gpus <= 1 || host == backends.end()) return;
+    std::string list;
+    for (Backend b : backends) list += (list.empty() ? "" : ",") + to_string(b);
+    throw InputError(subject + ": several GPUs run the cuda backend; " + option + " " + list +
+                     (backends.size() == 1 ? "" : " takes " + to_string(*host) + ", which") + " runs on one host");
+}
+
+void check_gpus_present(const std::string& subject, int gpus) {
+    if (gpus <= 1) return;
+    if (!backend_available(Backend::cuda))
+        throw InputError(subject + ": several GPUs run the cuda backend, which does not run here: " +
+                         cuda_unavailable_reason());
+    const int count = cuda_device_count();
+    if (count >= gpus) return;
+    throw InputError(subject + ": this machine has " +
+                     (count == 0 ? std::string("no GPU") : std::to_string(count) + (count == 1 ? " GPU" : " GPUs")));
 }
 
 Invocation parse_invocation(const std::vector<std::string>& args) {

@@ -58,6 +58,19 @@ struct Invocation {
 // Parses and validates args (without the program name). Throws InputError with a one-line message.
 Invocation parse_invocation(const std::vector<std::string>& args);
 
+// --gpus G (SchemeSettings::gpus; bench's case key gpus), in three checks. Each throws with a message that starts with
+// `subject` ("--gpus 2", or bench's "--cases 'ex4:gpus=2'").
+// G in 1..max_gpus, the GPUs of one host: InputError naming `option` ("--gpus 0: must be a positive integer").
+constexpr int max_gpus = 64;
+void check_gpus_value(const std::string& option, int gpus);
+// Several GPUs run the cuda backend alone: InputError where G > 1 and `backends`, as `option` (--backend, --backends)
+// gave them, hold another ("--gpus 2: several GPUs run the cuda backend; --backend omp runs on one host").
+void check_gpus_backends(const std::string& subject, int gpus, const std::string& option,
+                         const std::vector<Backend>& backends);
+// G > 1 against this machine (it opens the cuda backend's library): InputError (exit code 2) where the cuda backend
+// sees fewer GPUs ("--gpus 4: this machine has 1 GPU") or does not run here (naming why).
+void check_gpus_present(const std::string& subject, int gpus);
+
 std::string help_text();
 
 }  // namespace bsde

@@ -331,6 +331,10 @@ std::string study_notes(const Study& study) {
 
 std::vector<Backend> study_backends(const Invocation& invocation) {
     check_backends_present(invocation.backends);
+    // --gpus G > 1 runs the cuda backend alone (options.cpp refused --backends with another)
+    const int gpus = invocation.settings.gpus;
+    check_gpus_present("--gpus " + std::to_string(gpus), gpus);
+    if (gpus > 1) return {Backend::cuda};
     if (!invocation.backends.empty()) return invocation.backends;
     std::vector<Backend> present;
     for (Backend b : all_backends)

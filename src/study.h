@@ -118,8 +118,8 @@ std::string gnuplot_script(const Study& study);                  // PNGs into th
 // when a backend was left out.
 std::string study_notes(const Study& study);
 
-// The backends of the study: --backends, or every one this machine has. Throws InputError (exit code 2) naming
-// an explicitly requested backend this machine does not have.
+// The backends of the study: --backends, or every one this machine has; cuda alone with --gpus G > 1. Throws
+// InputError (exit code 2) naming an explicitly requested backend this machine does not have, or G GPUs it lacks.
 std::vector<Backend> study_backends(const Invocation& invocation);
 
 // The expected cost of the solves the estimates of the cases need, those at N/2 and N/4 (where N/4 >= K + 1) that the

@@ -2,7 +2,8 @@
 // "bsde: error: ..." naming what is wrong; a fuzz of the parser; a run larger than the free memory
 // (named with the largest N that fits); a failing allocation (exit 4); Picard that does not converge
 // (a warning, or exit 3 with --strict); a non-finite value (exit 3); --backend cuda without a device (exit 4);
-// the place a context records for a Thrust failure's message.
+// --gpus G: its values, its backends and the GPUs of this machine; the place a context records for a Thrust failure's
+// message.
 // The memory and allocation cases use the test hooks BSDE_TEST_FREE_BYTES and BSDE_TEST_FAIL_ALLOCATION
 // (docs/cli.md, "Errors and exit codes").
 
@@ -657,6 +658,74 @@ BOOST_AUTO_TEST_CASE(cuda_without_a_device_exits_4) {
     BOOST_TEST_MESSAGE("solve's --backend cuda without a device: exit code 4 and the reason ("
                        << bsde::cuda_unavailable_reason() << ")");
     check_bad_input({{"solve", "--problem", "ex1", "--N", "16", "--backend", "cuda"}, 4, "--backend cuda: "});
+}
+
+BOOST_AUTO_TEST_CASE(gpus_values_and_backends_are_checked) {
+    BOOST_TEST_MESSAGE("--gpus G: not a positive integer (0, -1, abc, 1.5, 65), G > 1 with omp or serial (--backend, "
+                       "--backends, bench's --backends), --gpus for a command that does not take it: exit code 2 and "
+                       "one line, before any solve; the config file's key gpus alike, and gpus = 1 runs");
+    ScratchDir scratch("faults");
+    const std::string zero = scratch.write("gpus_zero.ini", "K = 1\ngpus = 0\n");
+    const std::string one = scratch.write("gpus_one.ini", "gpus = 1\n");
+    const std::vector<BadInput> rows{
+        {{"solve", "--gpus", "0"}, 2, "--gpus 0: must be a positive integer"},
+        {{"solve", "--gpus", "-1"}, 2, "--gpus -1: must be a positive integer"},
+        {{"solve", "--gpus", "abc"}, 2, "--gpus 'abc': an integer expected"},
+        {{"solve", "--gpus", "1.5"}, 2, "--gpus '1.5': an integer expected"},
+        {{"solve", "--gpus", "65"}, 2, "--gpus 65: at most 64 (the GPUs of one host)"},
+        {{"solve", "--gpus", "2", "--backend", "omp"}, 2,
+         "--gpus 2: several GPUs run the cuda backend; --backend omp runs on one host"},
+        {{"solve", "--backend", "serial", "--gpus", "4"}, 2,
+         "--gpus 4: several GPUs run the cuda backend; --backend serial runs on one host"},
+        {{"study", "--gpus", "2", "--backends", "serial,cuda"}, 2,
+         "--gpus 2: several GPUs run the cuda backend; --backends serial,cuda takes serial, which runs on one host"},
+        {{"study", "--gpus", "0"}, 2, "--gpus 0: must be a positive integer"},
+        {{"bench", "--cases", "ex4-k3-n32:gpus=2", "--backends", "omp"}, 2,
+         "--cases 'ex4-k3-n32:gpus=2': several GPUs run the cuda backend; --backends omp runs on one host"},
+        {{"bench", "--cases", "ex4-k3-n32:gpus=0"}, 2, "--cases 'ex4-k3-n32:gpus=0': gpus 0: must be a positive integer"},
+        {{"bench", "--cases", "ex4-k3-n32:gpus=x"}, 2, "--cases 'ex4-k3-n32:gpus=x': gpus 'x': an integer expected"},
+        {{"bench", "--cases", "surface-exchange:gpus=2"}, 2,
+         "--cases 'surface-exchange:gpus=2': gpus is not for the surface cases (as bsde surface takes no --gpus)"},
+        {{"bench", "--gpus", "2"}, 2, "--gpus: not for bsde bench"},
+        {{"grid", "--gpus", "2"}, 2, "--gpus: not for bsde grid"},
+        {{"surface", "--problem", "bs-call", "--strike", "90,110", "--gpus", "2"}, 2,
+         "--gpus: only for bsde solve and bsde study (bsde bench: the cases' key gpus)"},
+        {{"solve", "--config", zero}, 2, "gpus_zero.ini' line 2: --gpus 0: must be a positive integer"},
+    };
+    for (const BadInput& row : rows) check_bad_input(row);
+    const CliResult r = run({"solve", "--config", one, "--problem", "ex1", "--K", "1", "--N", "8", "--backend", "serial"});
+    BOOST_CHECK_MESSAGE(r.code == 0, "gpus = 1 in a config file: expected exit code 0, got " << r.code << " ("
+                                                                                            << shown(r.err) << ")");
+}
+
+BOOST_AUTO_TEST_CASE(gpus_beyond_this_machines_are_refused) {
+    const int count = bsde::cuda_device_count();
+    if (bsde::backend_available(bsde::Backend::cuda)) {
+        BOOST_TEST_MESSAGE("--gpus " << count + 1 << " on this machine's " << count << " GPUs: exit code 2 naming "
+                           "the count, for solve, study and bench alike");
+        const std::string G = std::to_string(count + 1);
+        const std::string has = "this machine has " + std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
+        for (const BadInput& row : std::vector<BadInput>{
+                 {{"solve", "--gpus", G, "--backend", "cuda"}, 2, "--gpus " + G + ": " + has},
+                 {{"solve", "--gpus", G}, 2, "--gpus " + G + ": " + has},
+                 {{"study", "--gpus", G}, 2, "--gpus " + G + ": " + has},
+                 {{"bench", "--cases", "ex4-k3-n32:gpus=" + G}, 2, "--cases 'ex4-k3-n32:gpus=" + G + "': " + has}})
+            check_bad_input(row);
+        return;
+    }
+    BOOST_TEST_MESSAGE("--gpus 2 without a cuda backend (" << bsde::cuda_unavailable_reason() << "): more GPUs "
+                       "than this machine has, exit code 2 for solve, study and bench, one line naming --gpus and the "
+                       "reason");
+    BOOST_CHECK_EQUAL(count, 0);
+    const std::string refusal = "several GPUs run the cuda backend, which does not run here: ";
+    for (const BadInput& row : std::vector<BadInput>{
+             {{"solve", "--problem", "ex4", "--N", "16", "--gpus", "2", "--backend", "cuda"}, 2, "--gpus 2: " + refusal},
+             {{"solve", "--problem", "ex4", "--N", "16", "--gpus", "2"}, 2, "--gpus 2: " + refusal},
+             {{"study", "--problem", "ex4", "--N", "16", "--gpus", "2"}, 2, "--gpus 2: " + refusal},
+             {{"study", "--problem", "ex4", "--N", "16", "--gpus", "2", "--backends", "cuda"}, 2,
+              "--backends cuda: not available"},
+             {{"bench", "--cases", "ex4-k3-n32:gpus=2"}, 2, "--cases 'ex4-k3-n32:gpus=2': " + refusal}})
+        check_bad_input(row);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -9,10 +9,12 @@
 
 #include "../algorithms/scheme/grid.h"
 #include "../algorithms/scheme/slabs.h"
+#include "cli_support.h"
 #include "test_support.h"
 
 using namespace bsde;
 using bsde::test::check_same_solution;
+using bsde::test::ScopedEnv;
 
 namespace {
 
@@ -101,6 +103,22 @@ BSDE_TEST_CASE_PER_BACKEND(sine_sum_3d_in_slabs_equals_whole) {
     check_slabs_equal_whole(backend, "ex4-3d", s, 3, false, 2);
 }
 
+// The links --gpus runs on (NCCL between GPUs, copies on the host; pass_around_slabs): every device this machine has
+// for cuda (one GPU: NCCL's self send and a reduction of one), three slabs on the host; each slab sends values + g to
+// the next and adds up what it received over the slabs.
+BSDE_TEST_CASE_PER_BACKEND(links_pass_values_around) {
+    const int G = backend == Backend::cuda ? cuda_device_count() : 3;
+    const std::vector<double> values{1.0, -2.5, 1e-300, 3e300};
+    const std::vector<double> sums = backend_ops(backend).pass_around_slabs(values, G);
+    BOOST_TEST_REQUIRE(sums.size() == values.size());
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        const double expected = G * values[k] + G * (G - 1) / 2.0;
+        BOOST_TEST_MESSAGE(to_string(backend) << ", " << G << " slabs: sum " << k << " expected " << expected << ", got "
+                                              << sums[k]);
+        BOOST_TEST(sums[k] == expected, boost::test_tools::tolerance(1e-15));
+    }
+}
+
 // What a split grid does not take: one line each (InputError).
 BOOST_AUTO_TEST_CASE(slabs_refuse_what_they_do_not_take) {
     SchemeSettings s = bsde::test::settings(1, 8, 4, 3.0, 0.25);
@@ -122,6 +140,22 @@ BOOST_AUTO_TEST_CASE(slabs_refuse_what_they_do_not_take) {
     refined.startup_refine = 2;
     refined.startup = Startup::multistep;
     refused("sine-sum", refined, "--startup-refine");
+}
+
+// A split run that does not fit its GPUs is refused before its sweeps allocate: with 2 MB free on each (the test hook
+// BSDE_TEST_FREE_BYTES), sine-sum at N = 16 in 2 slabs needs more, and the message names each GPU and the N that fits.
+BOOST_AUTO_TEST_CASE(slabs_refuse_a_run_that_does_not_fit) {
+    ScopedEnv free_memory("BSDE_TEST_FREE_BYTES", "2000000");
+    SchemeSettings s = bsde::test::settings(2, 16, 4, 6.4, 0.25);
+    try {
+        backend_ops(Backend::serial).solve_in_slabs("sine-sum", s, 2);
+        BOOST_ERROR("sine-sum in 2 slabs with 2 MB free: no InputError");
+    } catch (const InputError& e) {
+        const std::string message = e.what();
+        BOOST_TEST_MESSAGE("expected a message naming each of --gpus 2 and the largest N, got '" << message << "'");
+        BOOST_TEST(message.find("each of --gpus 2") != std::string::npos);
+        BOOST_TEST(message.find("the largest N that fits is") != std::string::npos);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

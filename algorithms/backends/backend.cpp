@@ -63,6 +63,11 @@ std::string cuda_unavailable_reason() {
     return library.entry->unavailable_reason();
 }
 
+int cuda_device_count() {
+    const CudaLibrary& library = cuda_library();
+    return library.entry ? library.entry->device_count() : 0;
+}
+
 Fp64Ceilings measure_cuda_fp64_ceilings() {
     const CudaLibrary& library = cuda_library();
     if (!library.entry) throw DeviceError(cuda_unavailable_reason());

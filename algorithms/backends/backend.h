@@ -29,6 +29,10 @@ public:
     // thread of its own on this backend's one device, their halos exchanged by copies (copy_links.h); equal to solve()
     // to rounding (tests/test_slabs.cpp).
     virtual SolveResult solve_in_slabs(const std::string& problem, const SchemeSettings& settings, int slabs) const = 0;
+    // The test seam of the links --gpus runs on (NCCL on cuda, copies on the host): `slabs` slabs, slab g on device g,
+    // each holding values + g, send their values to slab g + 1 (mod slabs), receive slab g - 1's and add up what they
+    // received over the slabs; slab 0's sums: slabs values + slabs (slabs - 1) / 2.
+    virtual std::vector<double> pass_around_slabs(const std::vector<double>& values, int slabs) const = 0;
 
     // The test seam: the building blocks the solve runs on this backend, each on host vectors, so that the tests
     // check every backend's against formulas and against serial (tests/test_spline.cpp, test_interpolation_2d.cpp).

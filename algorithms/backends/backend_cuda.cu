@@ -6,6 +6,7 @@
 #include "backend_impl.h"
 #include "cuda_entry.h"
 #include "cuda_system.cuh"
+#include "nccl_links.h"
 
 namespace bsde {
 
@@ -46,6 +47,17 @@ void CudaContext::release() {  // without throwing; failures here cannot be acte
     if (start_) cudaEventDestroy(start_);
     if (cusparse_) cusparseDestroy(cusparse_);
     if (stream_) cudaStreamDestroy(stream_);
+}
+
+void CudaContext::select_device(int device) { BSDE_CUDA_CHECK(cudaSetDevice(device)); }
+
+std::unique_ptr<SlabLinks> CudaContext::slab_links(int gpus) { return make_nccl_slab_links(gpus); }
+
+SlabEndpoint CudaContext::endpoint() {
+    const auto copy = [this](const double* from, std::size_t count, double* to) {
+        BSDE_CUDA_CHECK(cudaMemcpyAsync(to, from, count * sizeof(double), cudaMemcpyDefault, stream_));
+    };
+    return {stream_, [this] { synchronize(); }, copy};
 }
 
 std::string CudaContext::description() const {
@@ -109,6 +121,11 @@ double CudaContext::free_bytes() const {
 }
 
 namespace {
+
+int device_count() {
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
 
 std::string unavailable_reason() {
     int count = 0;
@@ -221,6 +238,7 @@ Fp64Ceilings measure_ceilings() {
 }  // namespace bsde
 
 extern "C" const bsde::CudaEntry* bsde_cuda_entry() {
-    static const bsde::CudaEntry entry{bsde::unavailable_reason, bsde::available_ops, bsde::measure_ceilings};
+    static const bsde::CudaEntry entry{bsde::unavailable_reason, bsde::available_ops, bsde::measure_ceilings,
+                                       bsde::device_count};
     return &entry;
 }

@@ -118,10 +118,10 @@ public:
     }
 
     SolveResult solve(const std::string& problem, const SchemeSettings& settings) const override {
-        if (settings.gpus > 1) {  // slab g on device g
-            const std::unique_ptr<SlabLinks> links = Context::slab_links(settings.gpus);
-            return solve_split(problem, settings, *links, [](int slab) { return slab; });
-        }
+        if (settings.gpus > 1)  // slab g on device g
+            return solve_split(
+                problem, settings, [&] { return Context::slab_links(settings.gpus); }, [](int slab) { return slab; },
+                " x " + std::to_string(settings.gpus));
         return guarded([&](Context& context) {
 #define BSDE_SOLVE_IF_NAMED(P)                                          \
             if (problem == P::name || problem == P::alias) return solve_with<P>(context, settings);
@@ -144,47 +144,47 @@ public:
     SolveResult solve_in_slabs(const std::string& problem, const SchemeSettings& settings, int slabs) const override {
         SchemeSettings split = settings;
         split.gpus = slabs;
-        CopySlabLinks links(slabs);
-        return solve_split(problem, split, links, [](int) { return 0; });
+        return solve_split(
+            problem, split, [&] { return std::make_unique<CopySlabLinks>(slabs); }, [](int) { return 0; },
+            ", " + std::to_string(slabs) + " slabs");
+    }
+
+    std::vector<double> pass_around_slabs(const std::vector<double>& values, int slabs) const override {
+        const std::unique_ptr<SlabLinks> links = Context::slab_links(slabs);
+        std::vector<double> first_sums;
+        on_slab_threads(*links, [](int slab) { return slab; }, [&](Context& context, SlabLink& link, int g) {
+            std::vector<double> mine(values);
+            for (double& v : mine) v += g;
+            Vector<double> sent(mine.begin(), mine.end()), received(values.size());
+            const std::size_t count = values.size();
+            link.exchange({{(g + 1) % slabs, raw(sent), nullptr, count},
+                           {(g + slabs - 1) % slabs, nullptr, raw(received), count}});
+            link.add_up(raw(received), static_cast<int>(count));
+            if (g == 0) first_sums = to_host(context, received);
+        });
+        return first_sums;
     }
 
 private:
     template <class T>
     using Vector = typename Context::template vector<T>;
 
-    // The solve of a grid split into links.slabs() slabs (slabs.h), slab g on device device_of(g).
-    template <class DeviceOf>
-    static SolveResult solve_split(const std::string& problem, const SchemeSettings& settings, SlabLinks& links,
-                                   const DeviceOf& device_of) {
-#define BSDE_SOLVE_IF_NAMED(P)                                                                                        \
-        if (problem == P::name || problem == P::alias)                                                                \
-            return with_interpolation_family<P::dimension>(settings.interpolation, [&](auto family) {                 \
-                return sweep_in_slabs<P, decltype(family)>(settings, links, device_of);                              \
-            });
-        BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
-#undef BSDE_SOLVE_IF_NAMED
-        throw InputError("--problem " + quoted(problem) + ": no such problem");
-    }
-
-    // Each slab's sweep on a thread of its own, with its own context on its device; the first failure, in time, is
-    // thrown once every thread has ended (the others stopped by SlabLinks::abort), else the slabs' results as one
-    // (SlabResults).
-    template <class Problem, class Interpolation, class DeviceOf>
-    static SolveResult sweep_in_slabs(const SchemeSettings& settings, SlabLinks& links, const DeviceOf& device_of) {
-        const Problem problem(settings.T, settings.problem_parameters);
-        const int G = links.slabs();
-        SlabResults results(G);
+    // body(context, link, g) for each slab g of `links` on a thread of its own, with a context of its own on device
+    // device_of(g); the first failure, in time, is thrown once every thread has ended (the others stopped by
+    // SlabLinks::abort).
+    template <class DeviceOf, class Body>
+    static void on_slab_threads(SlabLinks& links, const DeviceOf& device_of, const Body& body) {
         std::exception_ptr first_failure;
         std::mutex failure_mutex;
         std::vector<std::thread> threads;
-        for (int g = 0; g < G; ++g)
+        for (int g = 0; g < links.slabs(); ++g)
             threads.emplace_back([&, g] {
                 try {
                     Context::select_device(device_of(g));
                     guarded([&](Context& context) {
                         const std::unique_ptr<SlabLink> link = links.link(g, context.endpoint());
-                        BackwardSweep<Problem, Interpolation, Context> sweep(context, problem, settings, g, *link);
-                        results.take(g, sweep.run(), sweep.rows(), sweep.owns_centre());
+                        body(context, *link, g);
+                        context.synchronize();
                         return 0;
                     });
                 } catch (...) {
@@ -197,16 +197,42 @@ private:
             });
         for (std::thread& thread : threads) thread.join();
         if (first_failure) std::rethrow_exception(first_failure);
+    }
+
+    // The solve of a grid split into settings.gpus slabs (slabs.h), the settings checked (check_slabs) before the links
+    // are made (make_links()), slab g on device device_of(g); `placement` follows the device's description in the
+    // result.
+    template <class MakeLinks, class DeviceOf>
+    static SolveResult solve_split(const std::string& problem, const SchemeSettings& settings, const MakeLinks& make_links,
+                                   const DeviceOf& device_of, const std::string& placement) {
+#define BSDE_SOLVE_IF_NAMED(P)                                                                                        \
+        if (problem == P::name || problem == P::alias)                                                                \
+            return with_interpolation_family<P::dimension>(settings.interpolation, [&](auto family) {                 \
+                check_slabs(settings, P::dimension, has_obstacle<P>::value, 1);                                       \
+                const std::unique_ptr<SlabLinks> links = make_links();                                                \
+                SolveResult result = sweep_in_slabs<P, decltype(family)>(settings, *links, device_of);               \
+                result.device = guarded([](Context& context) { return context.description(); }) + placement;         \
+                return result;                                                                                        \
+            });
+        BSDE_PROBLEMS(BSDE_SOLVE_IF_NAMED)
+#undef BSDE_SOLVE_IF_NAMED
+        throw InputError("--problem " + quoted(problem) + ": no such problem");
+    }
+
+    // Each slab's sweep on a thread of its own (on_slab_threads), the slabs' results as one (SlabResults).
+    template <class Problem, class Interpolation, class DeviceOf>
+    static SolveResult sweep_in_slabs(const SchemeSettings& settings, SlabLinks& links, const DeviceOf& device_of) {
+        const Problem problem(settings.T, settings.problem_parameters);
+        SlabResults results(links.slabs());
+        on_slab_threads(links, device_of, [&](Context& context, SlabLink& link, int g) {
+            BackwardSweep<Problem, Interpolation, Context> sweep(context, problem, settings, g, link);
+            results.take(g, sweep.run(), sweep.rows(), sweep.owns_centre());
+        });
         SolveResult result = results.combined(Problem::dimension);
         result.problem = Problem::name;
-        result.device = describe_devices(G);
         if constexpr (Interpolation::solves_spline_moments)
             result.spline_solve = to_string(resolve_spline_solve(settings.spline_solve, Context::runs_on_gpu));
         return result;
-    }
-
-    static std::string describe_devices(int slabs) {
-        return guarded([&](Context& context) { return context.description(); }) + " x " + std::to_string(slabs);
     }
 
     static std::vector<double> to_host(const Context& context, const Vector<double>& v) {

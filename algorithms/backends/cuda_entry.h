@@ -12,6 +12,7 @@ struct CudaEntry {
     std::string (*unavailable_reason)();       // "" where a device runs the backend, else why not
     const BackendOps* (*ops)();                // nullptr where unavailable_reason() is not ""
     Fp64Ceilings (*measure_fp64_ceilings)();   // throws DeviceError where the backend is unavailable
+    int (*device_count)();                     // cudaGetDeviceCount, 0 where it fails
 };
 
 constexpr const char* cuda_library_name = "libbsde_cuda.so";

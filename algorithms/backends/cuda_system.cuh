@@ -2,6 +2,7 @@
 // workspaces for the tridiagonal solves and CUB reductions, created once and reused.
 // The only place besides backend_cuda.cu that names CUDA, cuSPARSE or CUB.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "../core/errors.h"
 #include "../core/lanes.h"
 #include "../scheme/run_time.h"
+#include "../sweep/slab_link.h"
 #include "thrust_calls.h"
 
 namespace bsde {
@@ -147,6 +149,13 @@ public:
     ~CudaContext();
     CudaContext(const CudaContext&) = delete;
     CudaContext& operator=(const CudaContext&) = delete;
+
+    // --gpus G: the calling thread's GPU (cudaSetDevice), which a slab's thread selects before it makes its context.
+    static void select_device(int device);
+    // The links of G slabs on GPUs 0..G-1 (NCCL: nccl_links.h), made by the main thread.
+    static std::unique_ptr<SlabLinks> slab_links(int gpus);
+    // This context as a slab's link sees it (slab_link.h): its stream, a wait for it, an asynchronous copy on it.
+    SlabEndpoint endpoint();
 
     // The stream's policy for a Thrust algorithm (recording where it is called: thrust_calls.h).
     auto policy(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {

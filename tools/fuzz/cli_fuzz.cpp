@@ -272,8 +272,8 @@ Options valid_options(Random& random, const std::string& command) {
 const std::vector<std::string> option_names{
     "problem", "K", "Ky", "Kz", "N", "T", "R", "L", "picard", "picard-tol", "strict", "allow-unstable", "estimate",
     "startup", "startup-substeps", "startup-refine", "grid-order", "smoothing", "spline", "interp", "spline-solve",
-    "backend", "output", "spots", "backends", "out", "cases", "repeats", "max-seconds", "config", "S0", "strike", "r",
-    "mu", "delta", "sigma", "S1", "S2", "mu1", "mu2", "sigma1", "sigma2", "rho", "help", "version"};
+    "backend", "gpus", "output", "spots", "backends", "out", "cases", "repeats", "max-seconds", "config", "S0",
+    "strike", "r", "mu", "delta", "sigma", "S1", "S2", "mu1", "mu2", "sigma1", "sigma2", "rho", "help", "version"};
 
 // Values small enough to run fast where they are taken, for an option added at random.
 std::string plain_value(Random& random, const std::string& name) {
