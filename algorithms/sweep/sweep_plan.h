@@ -59,7 +59,12 @@ struct SweepMemory {
     Estimate estimate(int N) const {
         const int K = s.K(), functions = 1 + d;
         const int M = space_intervals(s.Ky, s.Kz, N, s.T, s.R, s.grid_order);
-        const int rows = slabs == 1 ? M + 1 : std::min(M + 1, (M + slabs) / slabs + 2 * slab_halo(s, N, d, s.terminal_kinked));
+        int rows = M + 1;  // of the largest slab
+        if (slabs > 1) {
+            const int halo = slab_halo(s, N, d, s.terminal_kinked);
+            rows = 0;
+            for (int g = 0; g < slabs; ++g) rows = std::max(rows, slab_rows(M, slabs, g, halo).count());
+        }
         const double points = members * rows * std::pow(M + 1.0, d - 1);
         const double S = startup_substeps(s, N);
         const double ring_values = (K + 1.0) * functions * points * (1.0 + data_per_point);
