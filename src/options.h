@@ -7,6 +7,7 @@
 
 #include "../algorithms/backends/backend.h"
 #include "../algorithms/scheme/settings.h"
+#include "../algorithms/scheme/slabs.h"
 #include "../problems/spots.h"
 #include "batch_spec.h"
 #include "estimate.h"
@@ -60,8 +61,7 @@ Invocation parse_invocation(const std::vector<std::string>& args);
 
 // --gpus G (SchemeSettings::gpus; bench's case key gpus), in three checks. Each throws with a message that starts with
 // `subject` ("--gpus 2", or bench's "--cases 'ex4:gpus=2'").
-// G in 1..max_gpus, the GPUs of one host: InputError naming `option` ("--gpus 0: must be a positive integer").
-constexpr int max_gpus = 64;
+// G in 1..max_gpus (slabs.h), the GPUs of one host: InputError naming `option` ("--gpus 0: must be a positive integer").
 void check_gpus_value(const std::string& option, int gpus);
 // Several GPUs run the cuda backend alone: InputError where G > 1 and `backends`, as `option` (--backend, --backends)
 // gave them, hold another ("--gpus 2: several GPUs run the cuda backend; --backend omp runs on one host").

@@ -142,20 +142,35 @@ BOOST_AUTO_TEST_CASE(slabs_refuse_what_they_do_not_take) {
     refused("sine-sum", refined, "--startup-refine");
 }
 
-// A split run that does not fit its GPUs is refused before its sweeps allocate: with 2 MB free on each (the test hook
-// BSDE_TEST_FREE_BYTES), sine-sum at N = 16 in 2 slabs needs more, and the message names each GPU and the N that fits.
+// A split run that does not fit its GPUs is refused before its sweeps allocate, naming each GPU, the N that fits and,
+// where more GPUs would take it, the fewest that do: sine-sum at N = 16 in 2 slabs with 2 MB free on each (the test
+// hook BSDE_TEST_FREE_BYTES), then with 90 % of what it needs free, where the G named runs and G - 1 is refused.
 BOOST_AUTO_TEST_CASE(slabs_refuse_a_run_that_does_not_fit) {
-    ScopedEnv free_memory("BSDE_TEST_FREE_BYTES", "2000000");
-    SchemeSettings s = bsde::test::settings(2, 16, 4, 6.4, 0.25);
-    try {
-        backend_ops(Backend::serial).solve_in_slabs("sine-sum", s, 2);
-        BOOST_ERROR("sine-sum in 2 slabs with 2 MB free: no InputError");
-    } catch (const InputError& e) {
-        const std::string message = e.what();
-        BOOST_TEST_MESSAGE("expected a message naming each of --gpus 2 and the largest N, got '" << message << "'");
-        BOOST_TEST(message.find("each of --gpus 2") != std::string::npos);
-        BOOST_TEST(message.find("the largest N that fits is") != std::string::npos);
-    }
+    const SchemeSettings s = bsde::test::settings(2, 16, 4, 6.4, 0.25);
+    const auto refusal = [&](const std::string& free, int G) {
+        ScopedEnv free_memory("BSDE_TEST_FREE_BYTES", free);
+        try {
+            backend_ops(Backend::serial).solve_in_slabs("sine-sum", s, G);
+        } catch (const InputError& e) {
+            BOOST_TEST_MESSAGE("in " << G << " slabs with " << free << " bytes free: '" << e.what() << "'");
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const std::string tight = refusal("2000000", 2);
+    BOOST_TEST(tight.find("each of --gpus 2") != std::string::npos);
+    BOOST_TEST(tight.find("the largest N that fits is") != std::string::npos);
+    BOOST_TEST(tight.find("or take --gpus") == std::string::npos);
+    const double needed = std::stod(tight.substr(tight.find("needs ") + 6)) * 1048576.0;
+    const std::string free = std::to_string(static_cast<long long>(0.9 * needed));
+    const std::string short_of_it = refusal(free, 2);
+    const std::size_t named = short_of_it.find("or take --gpus ");
+    BOOST_TEST_REQUIRE(named != std::string::npos);
+    const int G = std::stoi(short_of_it.substr(named + 15));
+    BOOST_TEST_MESSAGE("the fewest GPUs named: " << G << "; expected to run there and to be refused on " << G - 1);
+    BOOST_TEST(G > 2);
+    BOOST_TEST(refusal(free, G).empty());
+    BOOST_TEST(!refusal(free, G - 1).empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

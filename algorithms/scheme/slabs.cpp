@@ -32,15 +32,20 @@ int slab_halo(const SchemeSettings& s, int N, int dimension, bool kinked) {
     return static_cast<int>(std::min<double>(cells, M));
 }
 
+std::string why_not_split(const SchemeSettings& s, int dimension, bool has_obstacle, int members) {
+    if (dimension == 1) return "a 1D problem runs on one GPU (the grid is split in 2D and 3D)";
+    if (s.interpolation != InterpolationKind::spline) return "the grid is split with --interp spline (the tensor spline) alone";
+    if (has_obstacle) return "a problem with an obstacle runs on one GPU";
+    if (members > 1) return "a batch (a price surface) runs on one GPU";
+    if (s.startup_refine > 1) return "the start-up on a finer grid (--startup-refine) runs on one GPU";
+    return "";
+}
+
 void check_slabs(const SchemeSettings& s, int dimension, bool has_obstacle, int members) {
     if (s.gpus == 1) return;
     const std::string gpus = "--gpus " + std::to_string(s.gpus) + ": ";
-    if (dimension == 1) throw InputError(gpus + "a 1D problem runs on one GPU (the grid is split in 2D and 3D)");
-    if (s.interpolation != InterpolationKind::spline)
-        throw InputError(gpus + "the grid is split with --interp spline (the tensor spline) alone");
-    if (has_obstacle) throw InputError(gpus + "a problem with an obstacle runs on one GPU");
-    if (members > 1) throw InputError(gpus + "a batch (a price surface) runs on one GPU");
-    if (s.startup_refine > 1) throw InputError(gpus + "the start-up on a finer grid (--startup-refine) runs on one GPU");
+    if (const std::string why = why_not_split(s, dimension, has_obstacle, members); !why.empty())
+        throw InputError(gpus + why);
     const int M = space_intervals(s.Ky, s.Kz, s.N, s.T, s.R, s.grid_order);
     if (s.gpus > M + 1)
         throw InputError(gpus + "more GPUs than the grid's " + std::to_string(M + 1) + " rows; lower --gpus");

@@ -11,6 +11,9 @@
 
 namespace bsde {
 
+// The most GPUs --gpus takes: those of one host.
+constexpr int max_gpus = 64;
+
 struct SlabRows {
     int first, last;              // the rows held, of 0..M
     int owned_first, owned_last;  // the rows owned, within them
@@ -31,9 +34,12 @@ SlabRows slab_rows(int M, int slabs, int slab, int halo);
 // dimensions; kinked: the problem's terminal data have a kink.
 int slab_halo(const SchemeSettings& s, int N, int dimension, bool kinked);
 
-// Throws InputError where the settings' --gpus cannot take a problem of this dimension: a 1D problem, an
-// interpolation other than the tensor spline, a problem with an obstacle, the start-up on a finer grid, or more slabs
-// than the grid's rows.
+// Why the grid of a problem of this dimension cannot be split (a 1D problem, an interpolation other than the tensor
+// spline, a problem with an obstacle, a batch, the start-up on a finer grid), "" where it can.
+std::string why_not_split(const SchemeSettings& s, int dimension, bool has_obstacle, int members);
+
+// Throws InputError where the settings' --gpus cannot take the problem (why_not_split) or asks for more slabs than
+// the grid's rows.
 void check_slabs(const SchemeSettings& s, int dimension, bool has_obstacle, int members);
 
 // The results of a split grid's slabs, each over the rows it holds, as one result over the whole grid: each slab's

@@ -297,7 +297,8 @@ private:
                                  status_depth(d, points_),
                                  startup_refine_,
                                  B_,
-                                 link_ ? s_.gpus : 1};
+                                 link_ ? s_.gpus : 1,
+                                 why_not_split(s_, d, has_obstacle<Problem>::value, B_).empty()};
         return memory.check(context_.free_bytes(), context_.description(), space_.M);
     }
 

@@ -47,6 +47,7 @@ struct SweepMemory {
     int startup_refine;       // startup_refinement(); 0 or 1: the start-up (if any) on this grid
     int members = 1;          // B, a batched solve's members (Members): B times the arrays, the fitter's workspace once
     int slabs = 1;            // G (settings.gpus): the largest slab's rows with their halos (slabs.h), on each GPU
+    bool splits = false;      // the grid may be split over more GPUs (why_not_split): a refusal names the G that fits
 
     struct Estimate {
         double arrays, fitter;
@@ -56,14 +57,16 @@ struct SweepMemory {
     // For N steps (M, and the start-up's substeps, follow N): the bytes allocated after the fitter, the fitter's bytes
     // and the most values of one function (the start-up's where it is on a finer grid), which 32-bit indices must
     // reach (LayerView).
-    Estimate estimate(int N) const {
+    Estimate estimate(int N) const { return estimate(N, slabs); }
+    // The same on G slabs.
+    Estimate estimate(int N, int G) const {
         const int K = s.K(), functions = 1 + d;
         const int M = space_intervals(s.Ky, s.Kz, N, s.T, s.R, s.grid_order);
         int rows = M + 1;  // of the largest slab
-        if (slabs > 1) {
+        if (G > 1) {
             const int halo = slab_halo(s, N, d, s.terminal_kinked);
             rows = 0;
-            for (int g = 0; g < slabs; ++g) rows = std::max(rows, slab_rows(M, slabs, g, halo).count());
+            for (int g = 0; g < G; ++g) rows = std::max(rows, slab_rows(M, G, g, halo).count());
         }
         const double points = members * rows * std::pow(M + 1.0, d - 1);
         const double S = startup_substeps(s, N);
@@ -109,23 +112,29 @@ struct SweepMemory {
 
         // The largest N below this one whose arrays, with its own (smaller) fitter, fit in the memory this run has
         // (free and this fitter's), and whose functions 32-bit indices reach; M(N) never decreases.
-        const auto fits = [&](int N) {
-            const Estimate e = estimate(N);
+        const auto fits = [&](int N, int G) {
+            const Estimate e = estimate(N, G);
             return e.function_values <= INT_MAX && (free < 0 || e.arrays + e.fitter <= free + fitter_bytes);
         };
         const int K = s.K();
         int low = K + 1, high = s.N - 1;
         std::string largest;
-        if (high >= low && fits(low)) {
+        if (high >= low && fits(low, slabs)) {
             while (low < high) {
                 const int middle = low + (high - low + 1) / 2;
-                if (fits(middle)) low = middle;
+                if (fits(middle, slabs)) low = middle;
                 else high = middle - 1;
             }
             largest = "the largest N that fits is " + std::to_string(low) + "; lower --N";
         } else {
             largest = "not even N = K + 1 = " + std::to_string(K + 1) + " fits; lower --K or --R";
         }
+        // the fewest GPUs of a split grid on which this N fits (each with this one's free memory)
+        for (int G = slabs + 1; splits && G <= std::min(max_gpus, M + 1); ++G)
+            if (fits(s.N, G)) {
+                largest += ", or take --gpus " + std::to_string(G) + " (GPUs like this one)";
+                break;
+            }
         const std::string run = "(N = " + std::to_string(s.N) + ", M = " + std::to_string(M) + ", d = " +
                                 std::to_string(d) + ", K = " + std::to_string(K) + ")";
         if (too_many_values)
