@@ -701,7 +701,7 @@ BOOST_AUTO_TEST_CASE(gpus_values_and_backends_are_checked) {
 BOOST_AUTO_TEST_CASE(gpus_beyond_this_machines_are_refused) {
     const int count = bsde::cuda_device_count();
     if (bsde::backend_available(bsde::Backend::cuda)) {
-        BOOST_TEST_MESSAGE("--gpus " << count + 1 << " on this machine's " << count << " GPUs: exit code 2 naming "
+        BOOST_TEST_MESSAGE("--gpus " << count + 1 << " where this machine has " << count << ": exit code 2 naming "
                            "the count, for solve, study and bench alike");
         const std::string G = std::to_string(count + 1);
         const std::string has = "this machine has " + std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
